@@ -1,0 +1,8 @@
+"""Run every benchmark module listed in :data:`MODULES` and print its figures."""
+
+import importlib
+
+MODULES: tuple[str, ...] = ()
+
+for name in MODULES:
+    importlib.import_module(name).main()

@@ -1,0 +1,7 @@
+"""``python -m yacht`` runs the ``yacht`` command."""
+
+import sys
+
+from yacht.cli import main
+
+sys.exit(main())

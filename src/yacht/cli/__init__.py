@@ -1,0 +1,48 @@
+"""The ``yacht`` command. Each subcommand lives in a module of this package with a
+``register(subparsers)`` function; :data:`COMMANDS` lists them in help order."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+__all__ = ["COMMANDS", "CommandError", "main"]
+
+COMMANDS: tuple[str, ...] = (
+    "yacht.cli.core",  # score, rules
+    "yacht.cli.plain",  # play
+)
+
+
+class CommandError(Exception):
+    """A user error: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"yacht: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="yacht", description="The traditional Yacht dice game.")
+    subs = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name in COMMANDS:
+        importlib.import_module(name).register(subs)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.handler(args)
+    except (CommandError, ValueError) as e:
+        print(f"yacht: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    return status

@@ -1,0 +1,231 @@
+"""Dice: sorted roll and keep multisets with exact probabilities, and dice sources.
+
+Rolls are the 252 sorted multisets of five faces; keeps are the 462 sorted multisets of
+0 to 5 faces. Probabilities are exact multinomials, as Fractions.
+
+>>> len(ROLLS), len(KEEPS)
+(252, 462)
+>>> outcome_probability((), (1, 2, 3, 4, 5))
+Fraction(5, 324)
+>>> src = ScriptedDice([6, 6, 6, 1, 2])
+>>> src.roll(5)
+[6, 6, 6, 1, 2]
+
+Dice sources are injected into a game; there is no global randomness. Every source can
+describe itself as JSON and be rebuilt from that description at the same point.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import itertools
+import math
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Any, Protocol
+
+__all__ = [
+    "KEEPS",
+    "ROLLS",
+    "DiceExhaustedError",
+    "DiceSource",
+    "FairDice",
+    "RandomDice",
+    "ScriptedDice",
+    "dice_from_description",
+    "outcome_probability",
+    "outcomes",
+    "sub_keeps",
+]
+
+Multiset = tuple[int, ...]
+
+ROLLS: tuple[Multiset, ...] = tuple(itertools.combinations_with_replacement(range(1, 7), 5))
+KEEPS: tuple[Multiset, ...] = tuple(
+    k for n in range(6) for k in itertools.combinations_with_replacement(range(1, 7), n)
+)
+
+
+def outcomes(n: int) -> list[tuple[Multiset, Fraction]]:
+    """Every sorted result of rolling ``n`` dice, with its exact probability.
+
+    >>> [(m, str(p)) for m, p in outcomes(2)][:2]
+    [((1, 1), '1/36'), ((1, 2), '1/18')]
+    >>> sum(p for _, p in outcomes(5))
+    Fraction(1, 1)
+    """
+    result = []
+    for m in itertools.combinations_with_replacement(range(1, 7), n):
+        ways = math.factorial(n)
+        for c in Counter(m).values():
+            ways //= math.factorial(c)
+        result.append((m, Fraction(ways, 6**n)))
+    return result
+
+
+def outcome_probability(keep: Sequence[int], roll: Sequence[int]) -> Fraction:
+    """P(the five dice show ``roll`` after keeping ``keep`` and rolling the rest).
+
+    >>> outcome_probability((6, 6, 6, 6), (6, 6, 6, 6, 6))
+    Fraction(1, 6)
+    >>> outcome_probability((6,), (1, 1, 1, 1, 1))
+    Fraction(0, 1)
+    """
+    rest = Counter(roll)
+    rest.subtract(Counter(keep))
+    if any(v < 0 for v in rest.values()):
+        return Fraction(0)
+    n = sum(rest.values())
+    ways = math.factorial(n)
+    for c in rest.values():
+        ways //= math.factorial(c)
+    return Fraction(ways, 6**n)
+
+
+def sub_keeps(roll: Sequence[int]) -> list[Multiset]:
+    """The distinct sorted sub-multisets of a roll (what can be kept from it).
+
+    >>> sub_keeps((1, 1, 2))
+    [(), (1,), (2,), (1, 1), (1, 2), (1, 1, 2)]
+    """
+    roll = tuple(sorted(roll))
+    seen = {sub for n in range(len(roll) + 1) for sub in itertools.combinations(roll, n)}
+    return sorted(seen, key=lambda k: (len(k), k))
+
+
+class DiceExhaustedError(RuntimeError):
+    """A scripted dice source ran out of faces."""
+
+
+class DiceSource(Protocol):
+    """Where dice come from. ``roll(n)`` returns n faces in 1..6."""
+
+    def roll(self, n: int) -> list[int]: ...
+
+    def describe(self) -> dict[str, Any]:
+        """JSON that :func:`dice_from_description` turns back into this source, at this point."""
+        ...
+
+
+class RandomDice:
+    """A seeded pseudo-random source; the same seed gives the same dice everywhere."""
+
+    def __init__(self, seed: int | None = None, drawn: int = 0) -> None:
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self._rng = random.Random(self.seed)
+        self.drawn = 0
+        for _ in range(drawn):
+            self._draw()
+
+    def _draw(self) -> int:
+        self.drawn += 1
+        return self._rng.randint(1, 6)
+
+    def roll(self, n: int) -> list[int]:
+        return [self._draw() for _ in range(n)]
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "random", "seed": self.seed, "drawn": self.drawn}
+
+    def __repr__(self) -> str:
+        return f"RandomDice(seed={self.seed!r}, drawn={self.drawn!r})"
+
+
+class ScriptedDice:
+    """Faces given in advance, for tests and replays."""
+
+    def __init__(self, faces: Iterable[int], position: int = 0) -> None:
+        self.faces = list(faces)
+        bad = [f for f in self.faces if not (isinstance(f, int) and 1 <= f <= 6)]
+        if bad:
+            raise ValueError(f"scripted faces must be 1..6, got {bad[:5]!r}")
+        self.position = position
+
+    def roll(self, n: int) -> list[int]:
+        if self.position + n > len(self.faces):
+            raise DiceExhaustedError(
+                f"scripted dice exhausted: {n} needed at position {self.position} "
+                f"of {len(self.faces)}"
+            )
+        out = self.faces[self.position : self.position + n]
+        self.position += n
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "scripted", "faces": list(self.faces), "position": self.position}
+
+    def __repr__(self) -> str:
+        return f"ScriptedDice({self.faces!r}, position={self.position!r})"
+
+
+class FairDice:
+    """Provably fair dice: die number i is derived from HMAC-SHA256(server_seed, client_seed:i).
+
+    The SHA-256 of the server seed (:attr:`commitment`) is published before play; the seed is
+    revealed at the end and anyone can re-derive every die with :meth:`die`.
+
+    >>> d = FairDice("00" * 32, client_seed="table-7")
+    >>> d.roll(5) == [FairDice.die("00" * 32, "table-7", i) for i in range(5)]
+    True
+    """
+
+    def __init__(self, server_seed: str | None = None, client_seed: str = "", drawn: int = 0):
+        self.server_seed = server_seed or random.SystemRandom().randbytes(32).hex()
+        self.client_seed = client_seed
+        self.drawn = drawn
+
+    @property
+    def commitment(self) -> str:
+        """SHA-256 of the server seed, hex; publish this before the first roll."""
+        return hashlib.sha256(self.server_seed.encode()).hexdigest()
+
+    @staticmethod
+    def die(server_seed: str, client_seed: str, index: int) -> int:
+        """The face of die number ``index`` (0-based), by rejection sampling on HMAC bytes."""
+        counter = 0
+        while True:
+            msg = f"{client_seed}:{index}:{counter}".encode()
+            digest = hmac.new(server_seed.encode(), msg, hashlib.sha256).digest()
+            for byte in digest:
+                if byte < 252:  # 252 = 6 * 42: keeps every face equally likely
+                    return byte % 6 + 1
+            counter += 1
+
+    def roll(self, n: int) -> list[int]:
+        out = [self.die(self.server_seed, self.client_seed, self.drawn + i) for i in range(n)]
+        self.drawn += n
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "kind": "fair",
+            "server_seed": self.server_seed,
+            "client_seed": self.client_seed,
+            "drawn": self.drawn,
+        }
+
+    def __repr__(self) -> str:
+        return f"FairDice(commitment={self.commitment[:12]!r}..., drawn={self.drawn!r})"
+
+
+def dice_from_description(desc: dict[str, Any]) -> DiceSource:
+    """Rebuild a dice source from :meth:`DiceSource.describe` output.
+
+    >>> src = RandomDice(seed=7); _ = src.roll(3)
+    >>> again = dice_from_description(src.describe())
+    >>> again.roll(5) == src.roll(5)
+    True
+    """
+    kind = desc.get("kind")
+    if kind == "random":
+        return RandomDice(int(desc["seed"]), drawn=int(desc.get("drawn", 0)))
+    if kind == "scripted":
+        return ScriptedDice(desc["faces"], position=int(desc.get("position", 0)))
+    if kind == "fair":
+        return FairDice(
+            str(desc["server_seed"]), str(desc.get("client_seed", "")), int(desc.get("drawn", 0))
+        )
+    raise ValueError(f"unknown dice source description: {desc!r}")

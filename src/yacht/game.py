@@ -1,0 +1,474 @@
+"""One game of Yacht for 1 to 6 players: phases, turns, actions, events and JSON.
+
+>>> from yacht.dice import ScriptedDice
+>>> g = Game(["Ann", "Bob"], dice=ScriptedDice([6, 6, 6, 5, 5, 1, 2, 3, 4, 5]))
+>>> g.apply("roll")
+Event(player=0, action=Roll(), dice=(6, 6, 6, 5, 5), points=None)
+>>> g.apply("score full_house").points
+28
+>>> g.phase, g.current_name
+(<Phase.ROLL: 'roll'>, 'Bob')
+>>> g.apply("score ones")
+Traceback (most recent call last):
+...
+yacht.actions.NotRolledError: cannot 'score ones' before the first roll (Bob's turn, round 1)
+
+An action either applies completely or raises a subclass of ValueError and changes nothing.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from types import MappingProxyType
+from typing import Any
+
+from yacht.actions import (
+    Action,
+    CategoryFilledError,
+    GameOverError,
+    Hold,
+    IllegalActionError,
+    InvalidActionError,
+    NoRollsLeftError,
+    NotRolledError,
+    NotYourTurnError,
+    Roll,
+    Score,
+    Undo,
+    UndoNotAllowedError,
+)
+from yacht.dice import DiceSource, RandomDice, dice_from_description
+from yacht.rules import (
+    CATEGORIES,
+    UPPER_CATEGORIES,
+    Category,
+    Rules,
+    rules_by_name,
+    validate_dice,
+)
+
+__all__ = ["FORMAT_VERSION", "MAX_ROLLS", "Event", "Game", "Phase", "TurnView"]
+
+MAX_ROLLS = 3
+MAX_PLAYERS = 6
+FORMAT_VERSION = 1
+START_RULES = ("seat", "roll-off", "random")
+
+
+class Phase(enum.Enum):
+    ROLL = "roll"  # waiting for the turn's first roll
+    DECIDE = "decide"  # dice on the table: hold/reroll or score
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class Event:
+    """An accepted action: who acted, what, the dice after a roll, the points of a scoring."""
+
+    player: int
+    action: Action
+    dice: tuple[int, ...] | None = None
+    points: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"player": self.player, "action": str(self.action)}
+        if self.dice is not None:
+            out["dice"] = list(self.dice)
+        if self.points is not None:
+            out["points"] = self.points
+        return out
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """A read-only snapshot of the game from the current player's seat (what bots get)."""
+
+    rules: Rules
+    player: int
+    sheet: Mapping[Category, int]
+    sheets: tuple[Mapping[Category, int], ...]
+    dice: tuple[int, ...] | None
+    held: frozenset[int]
+    rolls_used: int
+
+    @property
+    def rolls_left(self) -> int:
+        return MAX_ROLLS - self.rolls_used
+
+    @property
+    def used(self) -> frozenset[Category]:
+        return frozenset(self.sheet)
+
+    @property
+    def open_categories(self) -> list[Category]:
+        return [c for c in CATEGORIES if c not in self.sheet]
+
+    @property
+    def upper_total(self) -> int:
+        return sum(self.sheet.get(c, 0) for c in UPPER_CATEGORIES)
+
+    @property
+    def banked(self) -> int:
+        """Points already on the current player's sheet (bonus included)."""
+        return self.rules.total(self.sheet)
+
+
+class Game:
+    """A game: a preset, 1-6 named players, an injected dice source and an event log."""
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        rules: Rules | str = "traditional",
+        dice: DiceSource | None = None,
+        *,
+        start: str = "seat",
+        undo: bool = False,
+        _first: int | None = None,
+        _start_rolls: Sequence[Sequence[int]] = (),
+    ) -> None:
+        names = list(players)
+        if not 1 <= len(names) <= MAX_PLAYERS or not all(
+            isinstance(n, str) and n.strip() for n in names
+        ):
+            raise ValueError(f"a game needs 1 to {MAX_PLAYERS} named players, got {names!r}")
+        if start not in START_RULES:
+            raise ValueError(f"unknown start rule {start!r} (use one of {', '.join(START_RULES)})")
+        self.rules = rules_by_name(rules)
+        self.players: tuple[str, ...] = tuple(n.strip() for n in names)
+        self.dice_source: DiceSource = dice if dice is not None else RandomDice()
+        self.start_rule = start
+        self.undo_allowed = undo
+        if _first is None:
+            _first, _start_rolls = self._choose_first()
+        self.first = _first
+        self.start_rolls = [list(r) for r in _start_rolls]
+        self.events: list[Event] = []
+        self._sheets: list[dict[Category, int]] = [{} for _ in self.players]
+        self._dice: tuple[int, ...] | None = None
+        self._held: frozenset[int] = frozenset()
+        self._rolls = 0
+        self._turns = 0
+
+    def _choose_first(self) -> tuple[int, list[list[int]]]:
+        n = len(self.players)
+        if self.start_rule == "seat":
+            return 0, []
+        if self.start_rule == "random":  # one die, redrawn until it names a seat: uniform
+            rolls = []
+            while True:
+                (face,) = self.dice_source.roll(1)
+                rolls.append([face])
+                if face <= n:
+                    return face - 1, rolls
+        contenders, rolls = list(range(n)), []  # roll-off: the highest die starts; ties again
+        while True:
+            faces = self.dice_source.roll(len(contenders))
+            rolls.append(faces)
+            top = max(faces)
+            contenders = [p for p, f in zip(contenders, faces, strict=True) if f == top]
+            if len(contenders) == 1:
+                return contenders[0], rolls
+
+    # --- state -------------------------------------------------------------------------
+
+    @property
+    def version(self) -> int:
+        """How many actions have been accepted; every accepted action adds one."""
+        return len(self.events)
+
+    @property
+    def phase(self) -> Phase:
+        if self._turns == len(CATEGORIES) * len(self.players):
+            return Phase.FINISHED
+        return Phase.ROLL if self._rolls == 0 else Phase.DECIDE
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.FINISHED
+
+    @property
+    def current(self) -> int:
+        """Index of the player whose turn it is (the last one to play once finished)."""
+        turns = min(self._turns, len(CATEGORIES) * len(self.players) - 1)
+        return (self.first + turns) % len(self.players)
+
+    @property
+    def current_name(self) -> str:
+        return self.players[self.current]
+
+    @property
+    def round(self) -> int:
+        """The round being played, 1 to 12 (12 once finished)."""
+        return min(self._turns // len(self.players) + 1, len(CATEGORIES))
+
+    @property
+    def dice(self) -> tuple[int, ...] | None:
+        return self._dice
+
+    @property
+    def held(self) -> frozenset[int]:
+        """1-based positions of the held dice."""
+        return self._held
+
+    @property
+    def rolls_used(self) -> int:
+        return self._rolls
+
+    @property
+    def rolls_left(self) -> int:
+        return MAX_ROLLS - self._rolls
+
+    def sheet(self, player: int) -> Mapping[Category, int]:
+        return MappingProxyType(self._sheets[player])
+
+    @property
+    def sheets(self) -> tuple[Mapping[Category, int], ...]:
+        return tuple(MappingProxyType(s) for s in self._sheets)
+
+    @property
+    def totals(self) -> list[int]:
+        return [self.rules.total(s) for s in self._sheets]
+
+    def winners(self) -> list[int]:
+        """Every player with the highest total once the game is finished (ties share)."""
+        if not self.finished:
+            return []
+        best = max(self.totals)
+        return [i for i, t in enumerate(self.totals) if t == best]
+
+    def view(self) -> TurnView:
+        return TurnView(
+            self.rules,
+            self.current,
+            self.sheet(self.current),
+            self.sheets,
+            self._dice,
+            self._held,
+            self._rolls,
+        )
+
+    def potential(self, category: Category) -> int | None:
+        """What the current dice would score in ``category`` now, or None before a roll."""
+        return None if self._dice is None else self.rules.score(self._dice, category)
+
+    def describe(self) -> str:
+        return f"{self.current_name}'s turn, round {self.round}"
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.rules.name} players={list(self.players)!r} version={self.version} "
+            f"phase={self.phase.value} turn={self.current_name!r} dice={self._dice!r}>"
+        )
+
+    # --- actions -----------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player may take now."""
+        out: list[Action] = []
+        if self._can_undo():
+            out.append(Undo())
+        if self.finished:
+            return out
+        if self.rolls_left > 0:
+            out.append(Roll())
+        if self._dice is not None:
+            if self.rolls_left > 0:
+                out.extend(Hold(ps) for n in range(6) for ps in combinations(range(1, 6), n))
+            out.extend(Score(c) for c in CATEGORIES if c not in self._sheets[self.current])
+        return out
+
+    def apply(self, action: Action | str, *, player: int | None = None) -> Event:
+        """Validate and apply one action; return its event. Illegal: raise, change nothing.
+
+        ``player``, when given, must be the player whose turn it is.
+        """
+        return self._apply(action, player=player)
+
+    def _apply(
+        self,
+        action: Action | str,
+        *,
+        player: int | None = None,
+        forced_dice: Sequence[int] | None = None,
+    ) -> Event:
+        act = Action.parse(action) if isinstance(action, str) else action
+        if not isinstance(act, Action):
+            raise InvalidActionError(f"invalid action: {action!r} (expected an Action or text)")
+        if isinstance(act, Undo):
+            return self._undo(act, player)
+        if self.finished:
+            raise GameOverError(f"cannot {str(act)!r}: the game is over")
+        if player is not None and player != self.current:
+            raise NotYourTurnError(
+                f"cannot {str(act)!r} for player {player}: it is {self.describe()}"
+            )
+        if isinstance(act, Roll):
+            return self._roll(act, forced_dice)
+        if isinstance(act, Hold):
+            return self._hold(act)
+        if isinstance(act, Score):
+            return self._score(act)
+        raise InvalidActionError(f"invalid action: {act!r}")
+
+    def _roll(self, act: Roll, forced: Sequence[int] | None) -> Event:
+        if self.rolls_left == 0:
+            raise NoRollsLeftError(f"cannot 'roll': no rolls left ({self.describe()})")
+        held = self._held if self._dice is not None else frozenset()
+        free = [p for p in range(1, 6) if p not in held]
+        if forced is None:
+            new = [int(f) for f in self.dice_source.roll(len(free))]
+            if len(new) != len(free) or not all(1 <= f <= 6 for f in new):
+                raise RuntimeError(f"dice source returned {new!r} for {len(free)} dice")
+            faces = list(self._dice or (0,) * 5)
+            for p, f in zip(free, new, strict=True):
+                faces[p - 1] = f
+            dice = tuple(faces)
+        else:
+            dice = validate_dice(forced)
+            if self._dice is not None and any(dice[p - 1] != self._dice[p - 1] for p in held):
+                raise ValueError(f"replayed roll {dice!r} changes held dice of {self._dice!r}")
+        self._dice, self._rolls = dice, self._rolls + 1
+        return self._log(Event(self.current, act, dice))
+
+    def _hold(self, act: Hold) -> Event:
+        if self._dice is None:
+            raise NotRolledError(f"cannot {str(act)!r} before the first roll ({self.describe()})")
+        if self.rolls_left == 0:
+            raise NoRollsLeftError(
+                f"cannot {str(act)!r}: no rolls left, score a category ({self.describe()})"
+            )
+        self._held = frozenset(act.positions)
+        return self._log(Event(self.current, act))
+
+    def _score(self, act: Score) -> Event:
+        if self._dice is None:
+            raise NotRolledError(f"cannot {str(act)!r} before the first roll ({self.describe()})")
+        sheet = self._sheets[self.current]
+        if act.category in sheet:
+            raise CategoryFilledError(
+                f"cannot {str(act)!r}: {act.category.value} is already filled with "
+                f"{sheet[act.category]} ({self.describe()})"
+            )
+        points = self.rules.score(self._dice, act.category)
+        event = Event(self.current, act, self._dice, points)
+        sheet[act.category] = points
+        self._turns += 1
+        self._dice, self._held, self._rolls = None, frozenset(), 0
+        return self._log(event)
+
+    def _can_undo(self) -> bool:
+        return (
+            self.undo_allowed
+            and not self.finished
+            and self._rolls == 0
+            and bool(self.events)
+            and isinstance(self.events[-1].action, Score)
+        )
+
+    def _undo(self, act: Undo, player: int | None) -> Event:
+        if not self._can_undo():
+            why = (
+                "the undo house rule is off"
+                if not self.undo_allowed
+                else (
+                    "the game is over" if self.finished else "there is no scoring to take back now"
+                )
+            )
+            raise UndoNotAllowedError(f"cannot 'undo': {why} ({self.describe()})")
+        last = self.events[-1]
+        assert isinstance(last.action, Score) and last.dice is not None
+        if player is not None and player != last.player:
+            raise NotYourTurnError(
+                f"cannot 'undo' for player {player}: only {self.players[last.player]} can"
+            )
+        # Rebuild the turn as it stood just before the scoring: its rolls and holds.
+        turn = self._current_turn_events(before=len(self.events) - 1)
+        del self._sheets[last.player][last.action.category]
+        self._turns -= 1
+        self._dice = last.dice
+        self._rolls = sum(isinstance(e.action, Roll) for e in turn)
+        holds = [e.action for e in turn if isinstance(e.action, Hold)]
+        self._held = frozenset(holds[-1].positions) if holds else frozenset()
+        return self._log(Event(last.player, act))
+
+    def _current_turn_events(self, before: int) -> list[Event]:
+        """The events of the turn that ends at index ``before`` (a scoring), undos resolved."""
+        turn: list[Event] = []
+        depth = 0
+        for e in reversed(self.events[:before]):
+            if isinstance(e.action, Undo):
+                depth += 1
+                continue
+            if isinstance(e.action, Score):
+                if depth:
+                    depth -= 1
+                    continue
+                break
+            turn.append(e)
+        return list(reversed(turn))
+
+    def _log(self, event: Event) -> Event:
+        self.events.append(event)
+        return event
+
+    # --- JSON ----------------------------------------------------------------------------
+
+    def to_json(self, *, include_dice_source: bool = True) -> dict[str, Any]:
+        """Versioned JSON; :meth:`from_json` rebuilds an identical game from it."""
+        out: dict[str, Any] = {
+            "format": "yacht-game",
+            "version": FORMAT_VERSION,
+            "rules": self.rules.name,
+            "rules_fingerprint": self.rules.fingerprint(),
+            "players": list(self.players),
+            "start": {"rule": self.start_rule, "first": self.first, "rolls": self.start_rolls},
+            "house_rules": {"undo": self.undo_allowed},
+            "events": [e.to_json() for e in self.events],
+            "totals": self.totals,
+            "winners": self.winners(),
+        }
+        if include_dice_source:
+            out["dice"] = self.dice_source.describe()
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], dice: DiceSource | None = None) -> Game:
+        """Rebuild a game by replaying its event log; the dice source continues where it was."""
+        if not isinstance(data, Mapping) or data.get("format") != "yacht-game":
+            raise ValueError("not a yacht game: missing 'format': 'yacht-game'")
+        if data.get("version") != FORMAT_VERSION:
+            raise ValueError(f"unsupported game format version {data.get('version')!r}")
+        try:
+            rules = rules_by_name(data["rules"])
+            fp = data.get("rules_fingerprint")
+            if fp is not None and fp != rules.fingerprint():
+                raise ValueError(f"preset {rules.name!r} scores differently from this game's")
+            if dice is None and "dice" in data:
+                dice = dice_from_description(data["dice"])
+            start = data.get("start", {})
+            game = cls(
+                data["players"],
+                rules,
+                dice,
+                start=start.get("rule", "seat"),
+                undo=bool(data.get("house_rules", {}).get("undo", False)),
+                _first=int(start.get("first", 0)),
+                _start_rolls=start.get("rolls", []),
+            )
+            for raw in data["events"]:
+                event = game._apply(
+                    Action.parse(raw["action"]),
+                    player=int(raw["player"]),
+                    forced_dice=raw.get("dice") if raw["action"] == "roll" else None,
+                )
+                if "points" in raw and raw["points"] != event.points:
+                    raise ValueError(f"event {raw!r} scored {event.points} on replay")
+        except (KeyError, TypeError) as e:
+            raise ValueError(f"malformed game JSON: {e!r}") from None
+        except IllegalActionError as e:
+            raise ValueError(f"game JSON has an illegal event: {e}") from None
+        return game

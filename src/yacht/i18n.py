@@ -1,0 +1,95 @@
+"""User-facing text in English, Finnish, Bulgarian and Norwegian Bokmål via gettext.
+
+Catalogs live in ``yacht/locale/<lang>/LC_MESSAGES/yacht.po`` (compiled to ``.mo`` with Babel:
+``make catalogs``). Category names come from the seed rules pages.
+
+>>> category_label(Category.FULL_HOUSE, "nb")
+'Hus'
+>>> translator("fi").gettext("Total")
+'Yhteensä'
+"""
+
+from __future__ import annotations
+
+import gettext
+import locale
+import os
+from functools import cache
+from pathlib import Path
+
+from yacht.rules import Category
+
+__all__ = [
+    "CATEGORY_LABELS",
+    "LANGUAGES",
+    "N_",
+    "category_label",
+    "detect_language",
+    "translator",
+]
+
+LANGUAGES: dict[str, str] = {
+    "en": "English",
+    "fi": "Suomi",
+    "bg": "Български",
+    "nb": "Norsk bokmål",
+}
+_LOCALE_DIR = Path(__file__).parent / "locale"
+
+
+def N_(message: str) -> str:
+    """Mark a string for extraction without translating it yet."""
+    return message
+
+
+CATEGORY_LABELS: dict[Category, str] = {
+    Category.ONES: N_("Ones"),
+    Category.TWOS: N_("Twos"),
+    Category.THREES: N_("Threes"),
+    Category.FOURS: N_("Fours"),
+    Category.FIVES: N_("Fives"),
+    Category.SIXES: N_("Sixes"),
+    Category.FULL_HOUSE: N_("Full House"),
+    Category.FOUR_OF_A_KIND: N_("Four of a Kind"),
+    Category.LITTLE_STRAIGHT: N_("Little Straight"),
+    Category.BIG_STRAIGHT: N_("Big Straight"),
+    Category.CHOICE: N_("Choice"),
+    Category.YACHT: N_("Yacht"),
+}
+
+
+def _normalise(lang: str) -> str:
+    code = lang.strip().lower().replace("-", "_").split(".")[0].split("_")[0]
+    return {"no": "nb", "nn": "nb"}.get(code, code)
+
+
+@cache
+def translator(lang: str = "en") -> gettext.NullTranslations:
+    """The translations for a language code (en, fi, bg, nb; no/nn map to nb)."""
+    code = _normalise(lang)
+    if code not in LANGUAGES:
+        known = ", ".join(LANGUAGES)
+        raise ValueError(f"unknown language {lang!r} (known: {known})")
+    if code == "en":
+        return gettext.NullTranslations()
+    return gettext.translation("yacht", localedir=_LOCALE_DIR, languages=[code])
+
+
+def category_label(category: Category, lang: str = "en") -> str:
+    return translator(lang).gettext(CATEGORY_LABELS[category])
+
+
+def detect_language() -> str:
+    """The user's language from YACHT_LANG, LANGUAGE, LC_ALL, LC_MESSAGES or LANG; else en."""
+    for var in ("YACHT_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        for part in value.split(":"):
+            code = _normalise(part) if part else ""
+            if code in LANGUAGES:
+                return code
+    try:
+        loc = locale.getlocale()[0] or ""
+    except ValueError:
+        loc = ""
+    code = _normalise(loc) if loc else "en"
+    return code if code in LANGUAGES else "en"

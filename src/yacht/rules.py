@@ -1,0 +1,423 @@
+"""Categories, scorers and rule presets.
+
+A preset is a frozen value: a name, one scorer per category and an optional upper bonus.
+Scorers are small declarative dataclasses, so a preset's ``repr`` pastes back as code and
+its content can be fingerprinted. Nothing anywhere branches on a preset's name.
+
+>>> score([5, 5, 5, 2, 1], "fives")
+15
+>>> score([3, 3, 3, 3, 3], Category.FULL_HOUSE)
+0
+>>> score([3, 3, 3, 3, 3], "full_house", rules="knizia")
+15
+>>> score([4, 4, 4, 4, 1], "four_of_a_kind", rules="all-dice-four")
+17
+>>> rules_by_name("traditional").max_total()
+297
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+__all__ = [
+    "CATEGORIES",
+    "UPPER_CATEGORIES",
+    "Category",
+    "Choice",
+    "FaceSum",
+    "FullHouse",
+    "InvalidDiceError",
+    "OfAKind",
+    "Rules",
+    "RulesError",
+    "Scorer",
+    "Straight",
+    "UpperBonus",
+    "YachtScorer",
+    "preset_names",
+    "register",
+    "rules_by_name",
+    "score",
+    "validate_dice",
+]
+
+
+class Category(enum.Enum):
+    """The twelve rows of the score sheet, in sheet order. Values are the snake_case names."""
+
+    ONES = "ones"
+    TWOS = "twos"
+    THREES = "threes"
+    FOURS = "fours"
+    FIVES = "fives"
+    SIXES = "sixes"
+    FULL_HOUSE = "full_house"
+    FOUR_OF_A_KIND = "four_of_a_kind"
+    LITTLE_STRAIGHT = "little_straight"
+    BIG_STRAIGHT = "big_straight"
+    CHOICE = "choice"
+    YACHT = "yacht"
+
+    @classmethod
+    def parse(cls, name: str | Category) -> Category:
+        """A category from its snake_case name (dashes, spaces and case forgiven).
+
+        >>> Category.parse("Full-House")
+        Category.FULL_HOUSE
+        >>> Category.parse("bonus")
+        Traceback (most recent call last):
+        ...
+        yacht.rules.RulesError: unknown category: 'bonus' (expected one of ones, twos, ...)
+        """
+        if isinstance(name, Category):
+            return name
+        key = str(name).strip().lower().replace("-", "_").replace(" ", "_")
+        try:
+            return cls(key)
+        except ValueError:
+            raise RulesError(
+                f"unknown category: {name!r} (expected one of ones, twos, ...)"
+            ) from None
+
+    @property
+    def index(self) -> int:
+        """Position on the sheet, 0..11; also the bit of this category in a used-mask."""
+        return _INDEX[self]
+
+    @property
+    def face(self) -> int | None:
+        """The face an upper category counts (1..6), or None."""
+        return self.index + 1 if self.index < 6 else None
+
+    def __repr__(self) -> str:
+        return f"Category.{self.name}"
+
+
+CATEGORIES: tuple[Category, ...] = tuple(Category)
+UPPER_CATEGORIES: tuple[Category, ...] = CATEGORIES[:6]
+_INDEX = {c: i for i, c in enumerate(CATEGORIES)}
+
+
+class RulesError(ValueError):
+    """A rules lookup failed: unknown category or preset."""
+
+
+class InvalidDiceError(ValueError):
+    """Dice that are not five faces from 1 to 6."""
+
+
+def validate_dice(dice: Iterable[int]) -> tuple[int, ...]:
+    """Five faces 1..6 as a tuple, or InvalidDiceError quoting the input.
+
+    >>> validate_dice([6, 1, 3, 3, 2])
+    (6, 1, 3, 3, 2)
+    >>> validate_dice([1, 2, 7, 1, 1])
+    Traceback (most recent call last):
+    ...
+    yacht.rules.InvalidDiceError: invalid dice: [1, 2, 7, 1, 1] (need five faces from 1 to 6)
+    """
+    as_list = list(dice)
+    if len(as_list) != 5 or not all(
+        isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in as_list
+    ):
+        raise InvalidDiceError(f"invalid dice: {as_list!r} (need five faces from 1 to 6)")
+    return tuple(as_list)
+
+
+class Scorer(Protocol):
+    """Points for five dice in one category. Scorers get face counts: counts[f] for f in 1..6."""
+
+    def __call__(self, counts: Mapping[int, int]) -> int: ...
+
+    def describe(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class FaceSum:
+    """Upper section: the sum of the dice showing ``face``."""
+
+    face: int
+
+    def __call__(self, counts: Mapping[int, int]) -> int:
+        return self.face * counts.get(self.face, 0)
+
+    def describe(self) -> str:
+        return f"sum of the {self.face}s"
+
+
+@dataclass(frozen=True)
+class FullHouse:
+    """Three of one face and two of another, scoring the sum of all dice (or ``fixed`` points).
+
+    ``yacht_counts``: whether five of a kind also counts as a full house.
+    """
+
+    yacht_counts: bool = False
+    fixed: int | None = None
+
+    def __call__(self, counts: Mapping[int, int]) -> int:
+        shape = sorted(n for n in counts.values() if n)
+        if shape == [2, 3] or (self.yacht_counts and shape == [5]):
+            return self.fixed if self.fixed is not None else _total(counts)
+        return 0
+
+    def describe(self) -> str:
+        what = f"{self.fixed} points" if self.fixed is not None else "sum of all dice"
+        tail = "; five of a kind counts" if self.yacht_counts else "; five of a kind does not count"
+        return f"three of one face and two of another: {what}{tail}"
+
+
+@dataclass(frozen=True)
+class OfAKind:
+    """At least ``n`` dice of one face. Scores ``n`` x face, or the sum of all dice."""
+
+    n: int = 4
+    all_dice: bool = False
+
+    def __call__(self, counts: Mapping[int, int]) -> int:
+        for face in range(6, 0, -1):
+            if counts.get(face, 0) >= self.n:
+                return _total(counts) if self.all_dice else self.n * face
+        return 0
+
+    def describe(self) -> str:
+        what = "sum of all dice" if self.all_dice else f"{self.n} x the face"
+        return f"at least {self.n} dice of one face: {what}"
+
+
+@dataclass(frozen=True)
+class Straight:
+    """``length`` consecutive faces, starting at one of ``starts``; ``points`` fixed."""
+
+    length: int
+    starts: tuple[int, ...]
+    points: int
+
+    def __call__(self, counts: Mapping[int, int]) -> int:
+        for start in self.starts:
+            if all(counts.get(f, 0) >= 1 for f in range(start, start + self.length)):
+                return self.points
+        return 0
+
+    def describe(self) -> str:
+        runs = " or ".join("-".join(str(f) for f in range(s, s + self.length)) for s in self.starts)
+        return f"{runs}: {self.points} points"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Any dice: the sum of all five."""
+
+    def __call__(self, counts: Mapping[int, int]) -> int:
+        return _total(counts)
+
+    def describe(self) -> str:
+        return "any dice: sum of all dice"
+
+
+@dataclass(frozen=True)
+class YachtScorer:
+    """Five of a kind: fixed points."""
+
+    points: int = 50
+
+    def __call__(self, counts: Mapping[int, int]) -> int:
+        return self.points if 5 in counts.values() else 0
+
+    def describe(self) -> str:
+        return f"five of a kind: {self.points} points"
+
+
+@dataclass(frozen=True)
+class UpperBonus:
+    """``points`` once Ones..Sixes total at least ``threshold``."""
+
+    threshold: int = 63
+    points: int = 35
+
+
+def _total(counts: Mapping[int, int]) -> int:
+    return sum(face * n for face, n in counts.items())
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A rule preset: a name, a scorer per category and an optional upper bonus."""
+
+    name: str
+    scorers: Mapping[Category, Scorer] = field(hash=False)
+    upper_bonus: UpperBonus | None = None
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        missing = [c.value for c in CATEGORIES if c not in self.scorers]
+        if missing:
+            raise RulesError(f"preset {self.name!r} has no scorer for {', '.join(missing)}")
+
+    def score(self, dice: Iterable[int], category: Category | str) -> int:
+        """Points for five dice in a category under this preset."""
+        return self.scorers[Category.parse(category)](Counter(validate_dice(dice)))
+
+    def score_counts(self, counts: Mapping[int, int], category: Category) -> int:
+        """Like :meth:`score` for already-validated face counts (the solvers' fast path)."""
+        return self.scorers[category](counts)
+
+    def bonus(self, upper_total: int) -> int:
+        """The upper bonus earned by an upper-section total."""
+        b = self.upper_bonus
+        return b.points if b is not None and upper_total >= b.threshold else 0
+
+    def total(self, sheet: Mapping[Category, int]) -> int:
+        """The sheet's total: filled boxes plus any upper bonus earned."""
+        upper = sum(sheet.get(c, 0) for c in UPPER_CATEGORIES)
+        return sum(sheet.values()) + self.bonus(upper)
+
+    def max_total(self) -> int:
+        """The best possible total: each category's best roll, plus the bonus if reachable."""
+        best = {c: max(self.scorers[c](Counter(r)) for r in _ALL_SORTED_ROLLS) for c in CATEGORIES}
+        return self.total(best)
+
+    def fingerprint(self) -> str:
+        """A digest of what this preset does (every roll's score and the bonus), not its name.
+
+        Two presets that score identically share a fingerprint, so caches keyed by it stay
+        right when code is refactored and change when scoring changes.
+        """
+        h = hashlib.sha256()
+        for roll in _ALL_SORTED_ROLLS:
+            counts = Counter(roll)
+            h.update(bytes(self.scorers[c](counts) for c in CATEGORIES))
+        b = self.upper_bonus
+        h.update(repr((b.threshold, b.points) if b else None).encode())
+        return h.hexdigest()[:16]
+
+    def __repr__(self) -> str:
+        return (
+            f"rules_by_name({self.name!r})"
+            if _REGISTRY.get(self.name) is self
+            else (
+                f"Rules(name={self.name!r}, scorers={dict(self.scorers)!r}, "
+                f"upper_bonus={self.upper_bonus!r})"
+            )
+        )
+
+
+_ALL_SORTED_ROLLS = tuple(itertools.combinations_with_replacement(range(1, 7), 5))
+
+_REGISTRY: dict[str, Rules] = {}
+
+
+def register(rules: Rules) -> Rules:
+    """Add a preset to the registry (its name must be new) and return it."""
+    if rules.name in _REGISTRY:
+        raise RulesError(f"a preset named {rules.name!r} is already registered")
+    _REGISTRY[rules.name] = rules
+    return rules
+
+
+def rules_by_name(name: str | Rules) -> Rules:
+    """A registered preset by name (a Rules value passes through).
+
+    >>> rules_by_name("clubhouse").upper_bonus
+    UpperBonus(threshold=63, points=35)
+    >>> rules_by_name("yahtzee")
+    Traceback (most recent call last):
+    ...
+    yacht.rules.RulesError: unknown rules preset: 'yahtzee' (known: traditional, ...)
+    """
+    if isinstance(name, Rules):
+        return name
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(_REGISTRY)
+        raise RulesError(f"unknown rules preset: {name!r} (known: {known})") from None
+
+
+def preset_names() -> list[str]:
+    """Names of the registered presets, the default first."""
+    return list(_REGISTRY)
+
+
+def score(dice: Iterable[int], category: Category | str, rules: Rules | str = "traditional") -> int:
+    """Points for five dice in a category.
+
+    >>> score([6, 6, 6, 5, 5], "full_house")
+    28
+    >>> score([6, 6, 6, 6, 2], Category.FOUR_OF_A_KIND)
+    24
+    """
+    return rules_by_name(rules).score(dice, category)
+
+
+def _upper() -> dict[Category, Scorer]:
+    return {c: FaceSum(i + 1) for i, c in enumerate(UPPER_CATEGORIES)}
+
+
+def _preset(
+    name: str,
+    description: str,
+    *,
+    four: OfAKind,
+    full_house: FullHouse,
+    little: Straight,
+    big: Straight,
+    upper_bonus: UpperBonus | None = None,
+) -> Rules:
+    scorers: dict[Category, Scorer] = {
+        **_upper(),
+        Category.FULL_HOUSE: full_house,
+        Category.FOUR_OF_A_KIND: four,
+        Category.LITTLE_STRAIGHT: little,
+        Category.BIG_STRAIGHT: big,
+        Category.CHOICE: Choice(),
+        Category.YACHT: YachtScorer(50),
+    }
+    return register(Rules(name, scorers, upper_bonus, description))
+
+
+LITTLE_STRAIGHT = Straight(5, (1,), 30)
+BIG_STRAIGHT = Straight(5, (2,), 30)
+
+TRADITIONAL = _preset(
+    "traditional",
+    "Traditional Yacht (1938): no bonuses; Four of a Kind counts four dice; "
+    "five of a kind is not a Full House.",
+    four=OfAKind(4, all_dice=False),
+    full_house=FullHouse(yacht_counts=False),
+    little=LITTLE_STRAIGHT,
+    big=BIG_STRAIGHT,
+)
+ALL_DICE_FOUR = _preset(
+    "all-dice-four",
+    "Traditional, but Four of a Kind scores the sum of all five dice.",
+    four=OfAKind(4, all_dice=True),
+    full_house=FullHouse(yacht_counts=False),
+    little=LITTLE_STRAIGHT,
+    big=BIG_STRAIGHT,
+)
+KNIZIA = _preset(
+    "knizia",
+    "OpenSpiel's Yacht: Four of a Kind scores all five dice; five of a kind is also a Full House.",
+    four=OfAKind(4, all_dice=True),
+    full_house=FullHouse(yacht_counts=True),
+    little=LITTLE_STRAIGHT,
+    big=BIG_STRAIGHT,
+)
+CLUBHOUSE = _preset(
+    "clubhouse",
+    "Modern Yacht Dice: 35 bonus at 63 in Ones..Sixes; Little Straight is any four in a "
+    "row (15), Big Straight any five (30); Full House and Four of a Kind score all dice.",
+    four=OfAKind(4, all_dice=True),
+    full_house=FullHouse(yacht_counts=True),
+    little=Straight(4, (1, 2, 3), 15),
+    big=Straight(5, (1, 2), 30),
+    upper_bonus=UpperBonus(63, 35),
+)
