@@ -64,15 +64,19 @@ def _normalise(lang: str) -> str:
 
 
 @cache
-def translator(lang: str = "en") -> gettext.NullTranslations:
-    """The translations for a language code (en, fi, bg, nb; no/nn map to nb)."""
+def translator(lang: str = "en", domain: str = "yacht") -> gettext.NullTranslations:
+    """The translations for a language code (en, fi, bg, nb; no/nn map to nb).
+
+    Each face keeps its own gettext domain (``yacht`` for the core and CLI, ``yacht_tui``,
+    ``yacht_web``), so its catalogs can change without touching the others'.
+    """
     code = _normalise(lang)
     if code not in LANGUAGES:
         known = ", ".join(LANGUAGES)
         raise ValueError(f"unknown language {lang!r} (known: {known})")
     if code == "en":
         return gettext.NullTranslations()
-    return gettext.translation("yacht", localedir=_LOCALE_DIR, languages=[code])
+    return gettext.translation(domain, localedir=_LOCALE_DIR, languages=[code])
 
 
 def category_label(category: Category, lang: str = "en") -> str:
