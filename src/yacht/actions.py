@@ -83,33 +83,42 @@ class Action:
 
     @staticmethod
     def parse(text: str) -> Action:
-        """Read a text form: ``roll``, ``hold 1 3``, ``hold``, ``score fives``, ``undo``."""
+        """Read a text form: ``roll``, ``hold 1 3``, ``hold``, ``score fives``, ``undo``.
+
+        Case and spacing are forgiven, hold positions may be separated by commas, and a
+        category may be written with spaces:
+
+        >>> Action.parse("Hold 1,3"), Action.parse("score Four of a Kind")
+        (Hold(positions=(1, 3)), Score(category=Category.FOUR_OF_A_KIND))
+        >>> Action.parse("hold 2 2")
+        Traceback (most recent call last):
+        ...
+        yacht.actions.InvalidActionError: invalid action: 'hold 2 2' (position 2 is repeated)
+        """
         if not isinstance(text, str):
             raise InvalidActionError(f"invalid action: {text!r} (expected text)")
         words = text.strip().lower().split()
         if not words:
-            raise InvalidActionError("invalid action: '' (try roll, hold 1 3, score fives)")
+            raise InvalidActionError(f"invalid action: {text!r} (try roll, hold 1 3, score fives)")
         verb, args = words[0], words[1:]
         if verb == "roll" and not args:
             return Roll()
         if verb == "undo" and not args:
             return Undo()
         if verb == "hold":
-            try:
-                positions = [int(a) for a in args]
-            except ValueError:
-                raise InvalidActionError(
-                    f"invalid action: {text!r} (hold takes die positions 1 to 5)"
-                ) from None
-            try:
-                return Hold(tuple(positions))
-            except InvalidActionError:
+            args = " ".join(args).replace(",", " ").split()
+            if not all(a.isascii() and a.isdigit() and 1 <= int(a) <= 5 for a in args):
                 raise InvalidActionError(
                     f"invalid action: {text!r} (dice positions are 1 to 5)"
                 ) from None
-        if verb == "score" and len(args) == 1:
+            positions = [int(a) for a in args]
+            for p in positions:
+                if positions.count(p) > 1:
+                    raise InvalidActionError(f"invalid action: {text!r} (position {p} is repeated)")
+            return Hold(tuple(positions))
+        if verb == "score" and args:
             try:
-                return Score(Category.parse(args[0]))
+                return Score(Category.parse("_".join(args)))
             except RulesError as e:
                 raise InvalidActionError(f"invalid action: {text!r} ({e})") from None
         raise InvalidActionError(

@@ -23,7 +23,7 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -139,9 +139,11 @@ class ScriptedDice:
 
     def __init__(self, faces: Iterable[int], position: int = 0) -> None:
         self.faces = list(faces)
-        bad = [f for f in self.faces if not (isinstance(f, int) and 1 <= f <= 6)]
+        bad = [f for f in self.faces if not (_is_int(f) and 1 <= f <= 6)]
         if bad:
             raise ValueError(f"scripted faces must be 1..6, got {bad[:5]!r}")
+        if not (_is_int(position) and 0 <= position <= len(self.faces)):
+            raise ValueError(f"scripted position {position!r} is outside 0..{len(self.faces)}")
         self.position = position
 
     def roll(self, n: int) -> list[int]:
@@ -173,7 +175,9 @@ class FairDice:
     """
 
     def __init__(self, server_seed: str | None = None, client_seed: str = "", drawn: int = 0):
-        self.server_seed = server_seed or random.SystemRandom().randbytes(32).hex()
+        if server_seed is None:
+            server_seed = random.SystemRandom().randbytes(32).hex()
+        self.server_seed = server_seed
         self.client_seed = client_seed
         self.drawn = drawn
 
@@ -211,21 +215,52 @@ class FairDice:
         return f"FairDice(commitment={self.commitment[:12]!r}..., drawn={self.drawn!r})"
 
 
-def dice_from_description(desc: dict[str, Any]) -> DiceSource:
+MAX_DRAWN = 1_000_000
+"""Dice a described source may already have drawn (a whole game draws about a thousand)."""
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def dice_from_description(desc: Mapping[str, Any]) -> DiceSource:
     """Rebuild a dice source from :meth:`DiceSource.describe` output.
 
     >>> src = RandomDice(seed=7); _ = src.roll(3)
     >>> again = dice_from_description(src.describe())
     >>> again.roll(5) == src.roll(5)
     True
+    >>> dice_from_description({"kind": "random", "seed": "7"})
+    Traceback (most recent call last):
+    ...
+    ValueError: bad dice source description: {'kind': 'random', 'seed': '7'} (seed: need an integer)
     """
+
+    def field(key: str, kind: type, default: Any = None) -> Any:
+        value = desc.get(key, default)
+        ok = _is_int(value) if kind is int else isinstance(value, kind)
+        if not ok:
+            raise ValueError(
+                f"bad dice source description: {desc!r} ({key}: need {_KIND_NAMES[kind]})"
+            )
+        return value
+
+    if not isinstance(desc, Mapping):
+        raise ValueError(f"bad dice source description: {desc!r} (need a JSON object)")
     kind = desc.get("kind")
-    if kind == "random":
-        return RandomDice(int(desc["seed"]), drawn=int(desc.get("drawn", 0)))
+    if kind in ("random", "fair"):
+        drawn = field("drawn", int, 0)
+        if not 0 <= drawn <= MAX_DRAWN:
+            raise ValueError(f"bad dice source description: {desc!r} (drawn: 0 to {MAX_DRAWN})")
+        if kind == "random":
+            return RandomDice(field("seed", int), drawn=drawn)
+        return FairDice(field("server_seed", str), field("client_seed", str, ""), drawn)
     if kind == "scripted":
-        return ScriptedDice(desc["faces"], position=int(desc.get("position", 0)))
-    if kind == "fair":
-        return FairDice(
-            str(desc["server_seed"]), str(desc.get("client_seed", "")), int(desc.get("drawn", 0))
-        )
+        try:
+            return ScriptedDice(field("faces", list), position=field("position", int, 0))
+        except ValueError as e:
+            raise ValueError(f"bad dice source description: {e}") from None
     raise ValueError(f"unknown dice source description: {desc!r}")
+
+
+_KIND_NAMES = {int: "an integer", str: "a string", list: "a list"}

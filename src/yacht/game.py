@@ -11,7 +11,7 @@ Event(player=0, action=Roll(), dice=(6, 6, 6, 5, 5), points=None)
 >>> g.apply("score ones")
 Traceback (most recent call last):
 ...
-yacht.actions.NotRolledError: cannot 'score ones' before the first roll (Bob's turn, round 1)
+yacht.actions.NotRolledError: cannot 'score ones': roll first (Bob's turn, round 1, ...)
 
 An action either applies completely or raises a subclass of ValueError and changes nothing.
 """
@@ -28,9 +28,9 @@ from typing import Any
 from yacht.actions import (
     Action,
     CategoryFilledError,
+    GameError,
     GameOverError,
     Hold,
-    IllegalActionError,
     InvalidActionError,
     NoRollsLeftError,
     NotRolledError,
@@ -40,7 +40,7 @@ from yacht.actions import (
     Undo,
     UndoNotAllowedError,
 )
-from yacht.dice import DiceSource, RandomDice, dice_from_description
+from yacht.dice import DiceSource, RandomDice, ScriptedDice, dice_from_description
 from yacht.rules import (
     CATEGORIES,
     UPPER_CATEGORIES,
@@ -56,6 +56,7 @@ MAX_ROLLS = 3
 MAX_PLAYERS = 6
 FORMAT_VERSION = 1
 START_RULES = ("seat", "roll-off", "random")
+_REQUIRED: Any = object()
 
 
 class Phase(enum.Enum):
@@ -130,7 +131,7 @@ class Game:
         _first: int | None = None,
         _start_rolls: Sequence[Sequence[int]] = (),
     ) -> None:
-        names = list(players)
+        names = [players] if isinstance(players, str) else list(players)
         if not 1 <= len(names) <= MAX_PLAYERS or not all(
             isinstance(n, str) and n.strip() for n in names
         ):
@@ -143,7 +144,7 @@ class Game:
         self.start_rule = start
         self.undo_allowed = undo
         if _first is None:
-            _first, _start_rolls = self._choose_first()
+            _first, _start_rolls = _choose_first(start, len(self.players), self.dice_source)
         self.first = _first
         self.start_rolls = [list(r) for r in _start_rolls]
         self.events: list[Event] = []
@@ -152,26 +153,6 @@ class Game:
         self._held: frozenset[int] = frozenset()
         self._rolls = 0
         self._turns = 0
-
-    def _choose_first(self) -> tuple[int, list[list[int]]]:
-        n = len(self.players)
-        if self.start_rule == "seat":
-            return 0, []
-        if self.start_rule == "random":  # one die, redrawn until it names a seat: uniform
-            rolls = []
-            while True:
-                (face,) = self.dice_source.roll(1)
-                rolls.append([face])
-                if face <= n:
-                    return face - 1, rolls
-        contenders, rolls = list(range(n)), []  # roll-off: the highest die starts; ties again
-        while True:
-            faces = self.dice_source.roll(len(contenders))
-            rolls.append(faces)
-            top = max(faces)
-            contenders = [p for p, f in zip(contenders, faces, strict=True) if f == top]
-            if len(contenders) == 1:
-                return contenders[0], rolls
 
     # --- state -------------------------------------------------------------------------
 
@@ -256,7 +237,20 @@ class Game:
         return None if self._dice is None else self.rules.score(self._dice, category)
 
     def describe(self) -> str:
-        return f"{self.current_name}'s turn, round {self.round}"
+        """The state in a few words, for error messages.
+
+        >>> Game(["Ann"]).describe()
+        "Ann's turn, round 1, before the first roll"
+        """
+        if self.finished:
+            names = ", ".join(self.players[i] for i in self.winners())
+            return f"the game is over: won by {names} with {max(self.totals)}"
+        where = f"{self.current_name}'s turn, round {self.round}"
+        if self._dice is None:
+            return f"{where}, before the first roll"
+        dice = " ".join(map(str, self._dice))
+        held = " ".join(map(str, sorted(self._held))) or "none"
+        return f"{where}, roll {self._rolls} of {MAX_ROLLS}, dice {dice}, held {held}"
 
     def __repr__(self) -> str:
         return (
@@ -295,28 +289,37 @@ class Game:
         player: int | None = None,
         forced_dice: Sequence[int] | None = None,
     ) -> Event:
-        act = Action.parse(action) if isinstance(action, str) else action
-        if not isinstance(act, Action):
-            raise InvalidActionError(f"invalid action: {action!r} (expected an Action or text)")
-        if isinstance(act, Undo):
-            return self._undo(act, player)
-        if self.finished:
-            raise GameOverError(f"cannot {str(act)!r}: the game is over")
-        if player is not None and player != self.current:
-            raise NotYourTurnError(
-                f"cannot {str(act)!r} for player {player}: it is {self.describe()}"
+        if isinstance(action, str):
+            try:
+                act = Action.parse(action)
+            except InvalidActionError as e:
+                raise InvalidActionError(f"{e} ({self.describe()})") from None
+        elif isinstance(action, (Roll, Hold, Score, Undo)):
+            act = action
+        else:
+            raise InvalidActionError(
+                f"invalid action: {action!r} (expected an action or its text; {self.describe()})"
             )
+        said = repr(action if isinstance(action, str) else str(act))
+        if self.finished:
+            raise GameOverError(f"cannot {said}: {self.describe()}")
+        if isinstance(act, Undo):
+            return self._undo(act, player, said)
+        if player is not None and player != self.current:
+            raise NotYourTurnError(f"cannot {said} for player {player!r}: it is {self.describe()}")
         if isinstance(act, Roll):
-            return self._roll(act, forced_dice)
+            return self._roll(act, forced_dice, said)
         if isinstance(act, Hold):
-            return self._hold(act)
+            return self._hold(act, said)
         if isinstance(act, Score):
-            return self._score(act)
-        raise InvalidActionError(f"invalid action: {act!r}")
+            return self._score(act, said)
+        raise InvalidActionError(f"invalid action: {action!r} ({self.describe()})")
 
-    def _roll(self, act: Roll, forced: Sequence[int] | None) -> Event:
+    def _roll(self, act: Roll, forced: Sequence[int] | None, said: str) -> Event:
         if self.rolls_left == 0:
-            raise NoRollsLeftError(f"cannot 'roll': no rolls left ({self.describe()})")
+            raise NoRollsLeftError(
+                f"cannot {said}: no rolls left, score a category ({self.describe()})"
+            )
         held = self._held if self._dice is not None else frozenset()
         free = [p for p in range(1, 6) if p not in held]
         if forced is None:
@@ -334,23 +337,23 @@ class Game:
         self._dice, self._rolls = dice, self._rolls + 1
         return self._log(Event(self.current, act, dice))
 
-    def _hold(self, act: Hold) -> Event:
+    def _hold(self, act: Hold, said: str) -> Event:
         if self._dice is None:
-            raise NotRolledError(f"cannot {str(act)!r} before the first roll ({self.describe()})")
+            raise NotRolledError(f"cannot {said}: roll first ({self.describe()})")
         if self.rolls_left == 0:
             raise NoRollsLeftError(
-                f"cannot {str(act)!r}: no rolls left, score a category ({self.describe()})"
+                f"cannot {said}: no rolls left, score a category ({self.describe()})"
             )
         self._held = frozenset(act.positions)
         return self._log(Event(self.current, act))
 
-    def _score(self, act: Score) -> Event:
+    def _score(self, act: Score, said: str) -> Event:
         if self._dice is None:
-            raise NotRolledError(f"cannot {str(act)!r} before the first roll ({self.describe()})")
+            raise NotRolledError(f"cannot {said}: roll first ({self.describe()})")
         sheet = self._sheets[self.current]
         if act.category in sheet:
             raise CategoryFilledError(
-                f"cannot {str(act)!r}: {act.category.value} is already filled with "
+                f"cannot {said}: {act.category.value} is already filled with "
                 f"{sheet[act.category]} ({self.describe()})"
             )
         points = self.rules.score(self._dice, act.category)
@@ -369,21 +372,24 @@ class Game:
             and isinstance(self.events[-1].action, Score)
         )
 
-    def _undo(self, act: Undo, player: int | None) -> Event:
+    def _undo(self, act: Undo, player: int | None, said: str) -> Event:
         if not self._can_undo():
-            why = (
-                "the undo house rule is off"
-                if not self.undo_allowed
-                else (
-                    "the game is over" if self.finished else "there is no scoring to take back now"
-                )
-            )
-            raise UndoNotAllowedError(f"cannot 'undo': {why} ({self.describe()})")
+            if not self.undo_allowed:
+                why = "the undo house rule is off"
+            elif not any(isinstance(e.action, Score) for e in self.events):
+                why = "nothing has been scored yet"
+            elif isinstance(self.events[-1].action, Undo):
+                why = "the last scoring was already taken back"
+            else:
+                why = f"{self.current_name} has rolled since the last scoring"
+            raise UndoNotAllowedError(f"cannot {said}: {why} ({self.describe()})")
         last = self.events[-1]
-        assert isinstance(last.action, Score) and last.dice is not None
+        if not isinstance(last.action, Score) or last.dice is None:  # pragma: no cover
+            raise RuntimeError(f"undo found {last!r} at the end of the log")
         if player is not None and player != last.player:
             raise NotYourTurnError(
-                f"cannot 'undo' for player {player}: only {self.players[last.player]} can"
+                f"cannot {said} for player {player!r}: only {self.players[last.player]} "
+                f"can take back their {last.action.category.value} ({self.describe()})"
             )
         # Rebuild the turn as it stood just before the scoring: its rolls and holds.
         turn = self._current_turn_events(before=len(self.events) - 1)
@@ -425,7 +431,11 @@ class Game:
             "rules": self.rules.name,
             "rules_fingerprint": self.rules.fingerprint(),
             "players": list(self.players),
-            "start": {"rule": self.start_rule, "first": self.first, "rolls": self.start_rolls},
+            "start": {
+                "rule": self.start_rule,
+                "first": self.first,
+                "rolls": [list(r) for r in self.start_rolls],
+            },
             "house_rules": {"undo": self.undo_allowed},
             "events": [e.to_json() for e in self.events],
             "totals": self.totals,
@@ -437,38 +447,110 @@ class Game:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], dice: DiceSource | None = None) -> Game:
-        """Rebuild a game by replaying its event log; the dice source continues where it was."""
+        """Rebuild a game by replaying its event log; the dice source continues where it was.
+
+        The JSON must be exactly what :meth:`to_json` writes: a wrong type, an event that is
+        illegal or does not replay to itself, a start its own rolls contradict, or totals the
+        events do not add up to raise ValueError saying what is wrong.
+
+        >>> Game.from_json({"format": "yacht-game", "version": 1, "rules": "traditional",
+        ...                 "players": "Ann", "events": []})
+        Traceback (most recent call last):
+        ...
+        ValueError: bad game JSON: 'players' must be a list, got 'Ann'
+        """
         if not isinstance(data, Mapping) or data.get("format") != "yacht-game":
             raise ValueError("not a yacht game: missing 'format': 'yacht-game'")
-        if data.get("version") != FORMAT_VERSION:
-            raise ValueError(f"unsupported game format version {data.get('version')!r}")
+        version = data.get("version")
+        if not _is_int(version) or version != FORMAT_VERSION:
+            raise ValueError(f"unsupported game format version {version!r}")
         try:
-            rules = rules_by_name(data["rules"])
-            fp = data.get("rules_fingerprint")
-            if fp is not None and fp != rules.fingerprint():
-                raise ValueError(f"preset {rules.name!r} scores differently from this game's")
-            if dice is None and "dice" in data:
-                dice = dice_from_description(data["dice"])
-            start = data.get("start", {})
-            game = cls(
-                data["players"],
-                rules,
-                dice,
-                start=start.get("rule", "seat"),
-                undo=bool(data.get("house_rules", {}).get("undo", False)),
-                _first=int(start.get("first", 0)),
-                _start_rolls=start.get("rolls", []),
-            )
-            for raw in data["events"]:
-                event = game._apply(
-                    Action.parse(raw["action"]),
-                    player=int(raw["player"]),
-                    forced_dice=raw.get("dice") if raw["action"] == "roll" else None,
-                )
-                if "points" in raw and raw["points"] != event.points:
-                    raise ValueError(f"event {raw!r} scored {event.points} on replay")
-        except (KeyError, TypeError) as e:
-            raise ValueError(f"malformed game JSON: {e!r}") from None
-        except IllegalActionError as e:
-            raise ValueError(f"game JSON has an illegal event: {e}") from None
+            return cls._replay(data, dice)
+        except (ValueError, RuntimeError) as e:
+            raise ValueError(f"bad game JSON: {e}") from None
+
+    @classmethod
+    def _replay(cls, data: Mapping[str, Any], dice: DiceSource | None) -> Game:
+        rules = rules_by_name(_field(data, "rules", str))
+        fingerprint = data.get("rules_fingerprint")
+        if fingerprint is not None and fingerprint != rules.fingerprint():
+            raise ValueError(f"preset {rules.name!r} scores differently from this game's")
+        players = _field(data, "players", list)
+        start = _field(data, "start", Mapping, {})
+        rule = _field(start, "rule", str, "seat")
+        first = _field(start, "first", int, 0)
+        rolls = _field(start, "rolls", list, [])
+        if not all(isinstance(r, list) for r in rolls):
+            raise ValueError(f"start rolls must be lists of faces, got {rolls!r}")
+        undo = _field(_field(data, "house_rules", Mapping, {}), "undo", bool, False)
+        events = _field(data, "events", list)
+        if dice is None and "dice" in data:
+            dice = dice_from_description(data["dice"])
+        game = cls(players, rules, dice, start=rule, undo=undo, _first=first, _start_rolls=rolls)
+        replayed = _choose_first(rule, len(game.players), ScriptedDice(f for r in rolls for f in r))
+        if replayed != (first, rolls):
+            raise ValueError(f"start {dict(start)!r} does not follow from its rolls")
+        for i, raw in enumerate(events):
+            if not isinstance(raw, Mapping):
+                raise ValueError(f"event {i} is not an object: {raw!r}")
+            act = Action.parse(_field(raw, "action", str))
+            forced = _field(raw, "dice", list) if isinstance(act, Roll) else None
+            try:
+                event = game._apply(act, player=_field(raw, "player", int), forced_dice=forced)
+            except GameError as e:
+                raise ValueError(f"event {i} {dict(raw)!r} is illegal: {e}") from None
+            if dict(raw) != event.to_json():
+                raise ValueError(f"event {i} {dict(raw)!r} replays as {event.to_json()!r}")
+        for key, value in (("totals", game.totals), ("winners", game.winners())):
+            if key in data and data[key] != value:
+                raise ValueError(f"{key} {data[key]!r} do not match the events ({value!r})")
         return game
+
+
+def _choose_first(rule: str, n: int, source: DiceSource) -> tuple[int, list[list[int]]]:
+    """Who starts under a start rule, and the dice rolled to decide it."""
+    if rule == "seat":
+        return 0, []
+    rolls: list[list[int]] = []
+    if rule == "random":  # one die, rolled until it names a seat: each seat has chance 1/n
+        while True:
+            (face,) = source.roll(1)
+            rolls.append([face])
+            if face <= n:
+                return face - 1, rolls
+    contenders = list(range(n))  # roll-off: the highest die starts; the tied roll again
+    while True:
+        faces = source.roll(len(contenders))
+        rolls.append(faces)
+        top = max(faces)
+        contenders = [p for p, f in zip(contenders, faces, strict=True) if f == top]
+        if len(contenders) == 1:
+            return contenders[0], rolls
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _field(data: Mapping[str, Any], key: str, kind: type, default: Any = _REQUIRED) -> Any:
+    """``data[key]`` checked to be a ``kind`` (bools are not ints here)."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"expected an object, got {data!r}")
+    if key not in data:
+        if default is _REQUIRED:
+            raise ValueError(f"missing {key!r}")
+        return default
+    value = data[key]
+    ok = _is_int(value) if kind is int else isinstance(value, kind)
+    if not ok:
+        raise ValueError(f"{key!r} must be {_KINDS.get(kind, kind.__name__)}, got {value!r}")
+    return value
+
+
+_KINDS = {
+    int: "an integer",
+    str: "a string",
+    list: "a list",
+    bool: "true or false",
+    Mapping: "an object",
+}

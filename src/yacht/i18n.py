@@ -17,7 +17,7 @@ import os
 from functools import cache
 from pathlib import Path
 
-from yacht.rules import Category
+from yacht.rules import N_, Category
 
 __all__ = [
     "CATEGORY_LABELS",
@@ -35,11 +35,6 @@ LANGUAGES: dict[str, str] = {
     "nb": "Norsk bokmål",
 }
 _LOCALE_DIR = Path(__file__).parent / "locale"
-
-
-def N_(message: str) -> str:
-    """Mark a string for extraction without translating it yet."""
-    return message
 
 
 CATEGORY_LABELS: dict[Category, str] = {

@@ -21,8 +21,9 @@ from __future__ import annotations
 import enum
 import hashlib
 import itertools
+import numbers
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -39,6 +40,7 @@ __all__ = [
     "RulesError",
     "Scorer",
     "Straight",
+    "Translate",
     "UpperBonus",
     "YachtScorer",
     "preset_names",
@@ -82,9 +84,8 @@ class Category(enum.Enum):
         try:
             return cls(key)
         except ValueError:
-            raise RulesError(
-                f"unknown category: {name!r} (expected one of ones, twos, ...)"
-            ) from None
+            names = ", ".join(c.value for c in cls)
+            raise RulesError(f"unknown category: {name!r} (expected one of {names})") from None
 
     @property
     def index(self) -> int:
@@ -123,33 +124,57 @@ def validate_dice(dice: Iterable[int]) -> tuple[int, ...]:
     ...
     yacht.rules.InvalidDiceError: invalid dice: [1, 2, 7, 1, 1] (need five faces from 1 to 6)
     """
-    as_list = list(dice)
+    try:
+        as_list = list(dice)
+    except TypeError:
+        raise InvalidDiceError(f"invalid dice: {dice!r} (need five faces from 1 to 6)") from None
     if len(as_list) != 5 or not all(
-        isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in as_list
+        isinstance(d, numbers.Integral) and not isinstance(d, bool) and 1 <= d <= 6 for d in as_list
     ):
         raise InvalidDiceError(f"invalid dice: {as_list!r} (need five faces from 1 to 6)")
-    return tuple(as_list)
+    return tuple(int(d) for d in as_list)
+
+
+Translate = Callable[[str], str]
+"""A gettext function: ``translator(lang).gettext`` from :mod:`yacht.i18n`, or the identity."""
+
+
+def _same(message: str) -> str:
+    return message
+
+
+def N_(message: str) -> str:
+    """Mark a string for catalog extraction; it is translated where it is shown."""
+    return message
 
 
 class Scorer(Protocol):
-    """Points for five dice in one category. Scorers get face counts: counts[f] for f in 1..6."""
+    """Points for five dice in one category. Scorers get face counts: counts[f] for f in 1..6.
+
+    ``describe(_)`` says what the scorer does, through the gettext function ``_``, so every
+    preset gets a rules table in every language without a line of preset-specific text.
+    """
 
     def __call__(self, counts: Mapping[int, int]) -> int: ...
 
-    def describe(self) -> str: ...
+    def describe(self, _: Translate = _same) -> str: ...
 
 
 @dataclass(frozen=True)
 class FaceSum:
-    """Upper section: the sum of the dice showing ``face``."""
+    """Upper section: the sum of the dice showing ``face``.
+
+    >>> FaceSum(5).describe()
+    'the sum of the dice showing 5'
+    """
 
     face: int
 
     def __call__(self, counts: Mapping[int, int]) -> int:
         return self.face * counts.get(self.face, 0)
 
-    def describe(self) -> str:
-        return f"sum of the {self.face}s"
+    def describe(self, _: Translate = _same) -> str:
+        return _("the sum of the dice showing {face}").format(face=self.face)
 
 
 @dataclass(frozen=True)
@@ -157,6 +182,9 @@ class FullHouse:
     """Three of one face and two of another, scoring the sum of all dice (or ``fixed`` points).
 
     ``yacht_counts``: whether five of a kind also counts as a full house.
+
+    >>> FullHouse().describe()
+    'three of one face and two of another: the sum of all five dice; five of a kind does not count'
     """
 
     yacht_counts: bool = False
@@ -168,15 +196,25 @@ class FullHouse:
             return self.fixed if self.fixed is not None else _total(counts)
         return 0
 
-    def describe(self) -> str:
-        what = f"{self.fixed} points" if self.fixed is not None else "sum of all dice"
-        tail = "; five of a kind counts" if self.yacht_counts else "; five of a kind does not count"
-        return f"three of one face and two of another: {what}{tail}"
+    def describe(self, _: Translate = _same) -> str:
+        if self.fixed is None:
+            what = _("three of one face and two of another: the sum of all five dice")
+        else:
+            what = _("three of one face and two of another: {points} points")
+        if self.yacht_counts:
+            tail = _("five of a kind also counts")
+        else:
+            tail = _("five of a kind does not count")
+        return what.format(points=self.fixed) + "; " + tail
 
 
 @dataclass(frozen=True)
 class OfAKind:
-    """At least ``n`` dice of one face. Scores ``n`` x face, or the sum of all dice."""
+    """At least ``n`` dice of one face. Scores ``n`` x face, or the sum of all dice.
+
+    >>> OfAKind(4).describe()
+    'at least 4 dice of one face: 4 x that face; the other dice do not count'
+    """
 
     n: int = 4
     all_dice: bool = False
@@ -187,14 +225,23 @@ class OfAKind:
                 return _total(counts) if self.all_dice else self.n * face
         return 0
 
-    def describe(self) -> str:
-        what = "sum of all dice" if self.all_dice else f"{self.n} x the face"
-        return f"at least {self.n} dice of one face: {what}"
+    def describe(self, _: Translate = _same) -> str:
+        if self.all_dice:
+            return _("at least {n} dice of one face: the sum of all five dice").format(n=self.n)
+        return _(
+            "at least {n} dice of one face: {n} x that face; the other dice do not count"
+        ).format(n=self.n)
 
 
 @dataclass(frozen=True)
 class Straight:
-    """``length`` consecutive faces, starting at one of ``starts``; ``points`` fixed."""
+    """``length`` consecutive faces, starting at one of ``starts``; ``points`` fixed.
+
+    >>> Straight(5, (1,), 30).describe()
+    'exactly 1-2-3-4-5: 30 points'
+    >>> Straight(4, (1, 2, 3), 15).describe()
+    'any 4 in a row (1-2-3-4, 2-3-4-5 or 3-4-5-6): 15 points'
+    """
 
     length: int
     starts: tuple[int, ...]
@@ -206,41 +253,71 @@ class Straight:
                 return self.points
         return 0
 
-    def describe(self) -> str:
-        runs = " or ".join("-".join(str(f) for f in range(s, s + self.length)) for s in self.starts)
-        return f"{runs}: {self.points} points"
+    def runs(self) -> list[str]:
+        """The qualifying runs as text: ``['1-2-3-4-5']``."""
+        return ["-".join(str(f) for f in range(s, s + self.length)) for s in self.starts]
+
+    def describe(self, _: Translate = _same) -> str:
+        runs = self.runs()
+        if self.length == 5 and len(runs) == 1:
+            return _("exactly {run}: {points} points").format(run=runs[0], points=self.points)
+        shown = (
+            runs[0]
+            if len(runs) == 1
+            else _("{runs} or {last}").format(runs=", ".join(runs[:-1]), last=runs[-1])
+        )
+        return _("any {length} in a row ({runs}): {points} points").format(
+            length=self.length, runs=shown, points=self.points
+        )
 
 
 @dataclass(frozen=True)
 class Choice:
-    """Any dice: the sum of all five."""
+    """Any dice: the sum of all five.
+
+    >>> Choice().describe()
+    'any dice: the sum of all five dice'
+    """
 
     def __call__(self, counts: Mapping[int, int]) -> int:
         return _total(counts)
 
-    def describe(self) -> str:
-        return "any dice: sum of all dice"
+    def describe(self, _: Translate = _same) -> str:
+        return _("any dice: the sum of all five dice")
 
 
 @dataclass(frozen=True)
 class YachtScorer:
-    """Five of a kind: fixed points."""
+    """Five of a kind: fixed points.
+
+    >>> YachtScorer().describe()
+    'five of a kind: 50 points'
+    """
 
     points: int = 50
 
     def __call__(self, counts: Mapping[int, int]) -> int:
         return self.points if 5 in counts.values() else 0
 
-    def describe(self) -> str:
-        return f"five of a kind: {self.points} points"
+    def describe(self, _: Translate = _same) -> str:
+        return _("five of a kind: {points} points").format(points=self.points)
 
 
 @dataclass(frozen=True)
 class UpperBonus:
-    """``points`` once Ones..Sixes total at least ``threshold``."""
+    """``points`` once Ones..Sixes total at least ``threshold``.
+
+    >>> UpperBonus().describe()
+    'a bonus of 35 when Ones to Sixes total at least 63'
+    """
 
     threshold: int = 63
     points: int = 35
+
+    def describe(self, _: Translate = _same) -> str:
+        return _("a bonus of {points} when Ones to Sixes total at least {threshold}").format(
+            points=self.points, threshold=self.threshold
+        )
 
 
 def _total(counts: Mapping[int, int]) -> int:
@@ -290,13 +367,17 @@ class Rules:
         Two presets that score identically share a fingerprint, so caches keyed by it stay
         right when code is refactored and change when scoring changes.
         """
-        h = hashlib.sha256()
-        for roll in _ALL_SORTED_ROLLS:
-            counts = Counter(roll)
-            h.update(bytes(self.scorers[c](counts) for c in CATEGORIES))
-        b = self.upper_bonus
-        h.update(repr((b.threshold, b.points) if b else None).encode())
-        return h.hexdigest()[:16]
+        cached: str | None = self.__dict__.get("_fingerprint")
+        if cached is None:
+            h = hashlib.sha256()
+            for roll in _ALL_SORTED_ROLLS:
+                counts = Counter(roll)
+                h.update(bytes(self.scorers[c](counts) for c in CATEGORIES))
+            b = self.upper_bonus
+            h.update(repr((b.threshold, b.points) if b else None).encode())
+            cached = h.hexdigest()[:16]
+            object.__setattr__(self, "_fingerprint", cached)  # a frozen value: compute once
+        return cached
 
     def __repr__(self) -> str:
         return (
@@ -336,7 +417,7 @@ def rules_by_name(name: str | Rules) -> Rules:
         return name
     try:
         return _REGISTRY[name]
-    except KeyError:
+    except (KeyError, TypeError):
         known = ", ".join(_REGISTRY)
         raise RulesError(f"unknown rules preset: {name!r} (known: {known})") from None
 
@@ -388,8 +469,10 @@ BIG_STRAIGHT = Straight(5, (2,), 30)
 
 TRADITIONAL = _preset(
     "traditional",
-    "Traditional Yacht (1938): no bonuses; Four of a Kind counts four dice; "
-    "five of a kind is not a Full House.",
+    N_(
+        "Traditional Yacht (1938): no bonuses; Four of a Kind counts four dice; "
+        "five of a kind is not a Full House."
+    ),
     four=OfAKind(4, all_dice=False),
     full_house=FullHouse(yacht_counts=False),
     little=LITTLE_STRAIGHT,
@@ -397,7 +480,7 @@ TRADITIONAL = _preset(
 )
 ALL_DICE_FOUR = _preset(
     "all-dice-four",
-    "Traditional, but Four of a Kind scores the sum of all five dice.",
+    N_("Traditional, but Four of a Kind scores the sum of all five dice."),
     four=OfAKind(4, all_dice=True),
     full_house=FullHouse(yacht_counts=False),
     little=LITTLE_STRAIGHT,
@@ -405,7 +488,10 @@ ALL_DICE_FOUR = _preset(
 )
 KNIZIA = _preset(
     "knizia",
-    "OpenSpiel's Yacht: Four of a Kind scores all five dice; five of a kind is also a Full House.",
+    N_(
+        "OpenSpiel's Yacht: Four of a Kind scores all five dice; "
+        "five of a kind is also a Full House."
+    ),
     four=OfAKind(4, all_dice=True),
     full_house=FullHouse(yacht_counts=True),
     little=LITTLE_STRAIGHT,
@@ -413,8 +499,10 @@ KNIZIA = _preset(
 )
 CLUBHOUSE = _preset(
     "clubhouse",
-    "Modern Yacht Dice: 35 bonus at 63 in Ones..Sixes; Little Straight is any four in a "
-    "row (15), Big Straight any five (30); Full House and Four of a Kind score all dice.",
+    N_(
+        "Modern Yacht Dice: 35 bonus at 63 in Ones..Sixes; Little Straight is any four in a "
+        "row (15), Big Straight any five (30); Full House and Four of a Kind score all dice."
+    ),
     four=OfAKind(4, all_dice=True),
     full_house=FullHouse(yacht_counts=True),
     little=Straight(4, (1, 2, 3), 15),
