@@ -1,0 +1,124 @@
+"""The PettingZoo AEC environment: PettingZoo's own checks, then a full game as agents see it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from yacht.actions import CategoryFilledError, InvalidActionError
+from yacht.env import aec_env, decode_observation, hold_action, raw_env, score_action
+from yacht.game import Game
+from yacht.rules import RulesError
+
+
+# Both warnings come with every {"observation", "action_mask"} dict (so in PettingZoo's classic
+# games too).
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.parametrize("players", [1, 2, 6])
+def test_pettingzoo_api_test_passes(players: int) -> None:
+    api_test(aec_env(num_players=players), num_cycles=1000)
+
+
+@pytest.mark.parametrize("players", [1, 2, 6])
+def test_pettingzoo_seed_test_passes(players: int) -> None:
+    seed_test(lambda: aec_env(num_players=players, rules="clubhouse"), num_cycles=200)
+
+
+def play_masked_game(players: int, seed: int, rules: str = "traditional") -> raw_env:
+    env = raw_env(num_players=players, rules=rules)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return env
+
+
+def test_a_full_game_pays_each_agent_its_points_and_ends_for_all() -> None:
+    env = raw_env(num_players=3, rules="clubhouse")
+    env.reset(seed=7)
+    rng = np.random.default_rng(7)
+    earned = dict.fromkeys(env.possible_agents, 0.0)
+    order = []
+    while env.agents:
+        agent = env.agent_selection
+        obs, _, terminated, _, _ = env.last()
+        if terminated:
+            assert obs["action_mask"].sum() == 0
+            env.step(None)
+            continue
+        assert env.observe(agent)["action_mask"].sum() > 0
+        others = [a for a in env.possible_agents if a != agent]
+        assert all(env.observe(a)["action_mask"].sum() == 0 for a in others)
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)
+        for a, r in env.rewards.items():
+            earned[a] += r
+        if action >= 32:
+            order.append(agent)
+    game = env.game
+    assert game is not None and game.finished
+    assert order == [f"player_{i % 3}" for i in range(36)]  # one scoring per turn, in seat order
+    assert list(earned.values()) == [float(t) for t in game.totals]
+    assert Game.from_json(game.to_json()).totals == game.totals
+
+
+def test_each_agent_observes_its_own_sheet_first() -> None:
+    env = raw_env(num_players=2)
+    env.reset(seed=1)
+    env.step(score_action("choice"))  # player_0 scores; player_1 to play
+    mine = decode_observation(env.observe("player_1")["observation"], 2)
+    theirs = decode_observation(env.observe("player_0")["observation"], 2)
+    assert mine["turn"] == 0 and theirs["turn"] == 1
+    assert mine["players"][0]["sheet"] == {} and theirs["players"][1]["sheet"] == {}
+    assert mine["players"][1] == theirs["players"][0]
+    assert mine["players"][1]["total"] == env.rewards["player_0"] > 0
+
+
+def test_same_seed_same_game_different_seed_different_game() -> None:
+    a = play_masked_game(2, seed=4).game
+    b = play_masked_game(2, seed=4).game
+    c = play_masked_game(2, seed=5).game
+    assert a is not None and b is not None and c is not None
+    assert a.to_json()["events"] == b.to_json()["events"]
+    assert a.to_json()["events"] != c.to_json()["events"]
+
+
+def test_illegal_actions_raise_and_change_nothing() -> None:
+    env = raw_env(num_players=2)
+    env.reset(seed=3)
+    env.step(score_action("ones"))
+    env.step(score_action("twos"))
+    game = env.game
+    assert game is not None
+    before = game.to_json()
+    with pytest.raises(CategoryFilledError):
+        env.step(score_action("ones"))
+    with pytest.raises(InvalidActionError):
+        env.step(99)
+    assert game.to_json() == before and env.agent_selection == "player_0"
+    env.step(hold_action([1]))
+    assert env.agent_selection == "player_0" and env.rewards == {"player_0": 0, "player_1": 0}
+
+
+def test_bad_construction_is_refused_clearly() -> None:
+    for players in (0, 7, 2.5):
+        with pytest.raises(ValueError, match="num_players must be"):
+            raw_env(num_players=players)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="unknown rules preset"):
+        raw_env(rules="yahtzee")
+    with pytest.raises(ValueError, match="unknown render mode"):
+        raw_env(render_mode="rgb_array")
+
+
+def test_render_ansi_lists_every_player() -> None:
+    env = raw_env(num_players=2, render_mode="ansi")
+    env.reset(seed=0)
+    env.step(score_action("choice"))
+    text = env.render()
+    assert isinstance(text, str) and "player_0" in text and "player_1" in text
