@@ -1,0 +1,76 @@
+"""The on-disk cache of solved tables.
+
+Files live in ``$YACHT_CACHE_DIR`` if set, else in platformdirs' user cache dir for "yacht",
+named by a key that holds the preset's fingerprint (its scoring behaviour, not its name).
+A missing, unreadable or corrupt file is a cache miss: the table is rebuilt and rewritten.
+Writes are atomic (a temporary file renamed into place) and failures to write are ignored.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from yacht.strategy.tables import F64
+
+__all__ = ["ENV_VAR", "Stored", "cache_dir", "load", "store"]
+
+ENV_VAR = "YACHT_CACHE_DIR"
+
+
+def cache_dir() -> Path:
+    """Where tables are cached: ``$YACHT_CACHE_DIR``, or the user cache dir for "yacht"."""
+    chosen = os.environ.get(ENV_VAR)
+    if chosen:
+        return Path(chosen)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("yacht"))
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A cached table and the seconds it took to build."""
+
+    array: F64
+    seconds: float
+
+
+def _path(key: str) -> Path:
+    return cache_dir() / f"{key}.npz"
+
+
+def load(key: str, shape: tuple[int, ...]) -> Stored | None:
+    """The cached table under ``key`` if it exists, reads cleanly, has ``shape`` and holds
+    only finite numbers; else None."""
+    try:
+        with np.load(_path(key), allow_pickle=False) as data:
+            array = np.asarray(data["array"], dtype=np.float64)
+            seconds = float(data["seconds"])
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
+        return None
+    if array.shape != shape or not np.isfinite(seconds) or not np.isfinite(array).all():
+        return None
+    return Stored(array, seconds)
+
+
+def store(key: str, array: F64, seconds: float) -> None:
+    """Write a table under ``key``, atomically; a cache that cannot be written is skipped."""
+    target = _path(key)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{key}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                np.savez(f, array=array, seconds=np.float64(seconds))
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError:
+        return

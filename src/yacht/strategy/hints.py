@@ -1,0 +1,220 @@
+"""Hints: every option of a situation with its exact value, best first.
+
+The options after a roll are each distinct keep of 0-4 dice to reroll around (only while
+rolls are left; keeping all five is stopping, shown by the score options) and scoring each
+open category now. ``expected`` is the expected number of points still to be scored in the
+game from this decision on, this turn included: points already on the sheet are excluded,
+a bonus still to come is included. With a target T, ``probability`` is the best chance of
+finishing with at least T points after taking the option, and options are ordered by it.
+
+>>> h = hint("traditional", [], [1, 2, 3, 4, 6], rolls_left=2)
+>>> h.best.to_json()["action"], h.best.keep
+('keep', (1, 2, 3, 4))
+>>> [o for o in h.options if o.category is Category.LITTLE_STRAIGHT][0].to_json()
+{'action': 'score', 'category': 'little_straight', 'points': 0, 'expected': 149.188...}
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from yacht.game import TurnView
+from yacht.rules import CATEGORIES, Category, Rules, rules_by_name, validate_dice
+from yacht.strategy.solver import FULL, Solution, category_values, solve
+from yacht.strategy.tables import F64, KEEP_INDEX, KEEP_START, ROLL_INDEX, ScoreTable
+from yacht.strategy.turn import keep_values, roll_values, stop_values
+
+__all__ = ["Hint", "Option", "hint", "hint_for_view"]
+
+MAX_ROLLS_LEFT = 2
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice after a roll: keep some dice and reroll the rest, or score a category.
+
+    ``keep``: the sorted faces kept (0-4 dice) for a keep; ``category`` and ``points`` for a
+    score. ``expected``: points still to come from this decision on (sheet excluded).
+    ``probability``: P(final total >= target) after it, with a target; else None.
+    """
+
+    action: str
+    keep: tuple[int, ...] | None
+    category: Category | None
+    points: int | None
+    expected: float
+    probability: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"action": "keep", "keep": [...], "expected": x}`` or ``{"action": "score",
+        "category": name, "points": n, "expected": x}``, plus ``"probability"`` with a target.
+        """
+        out: dict[str, Any] = {"action": self.action}
+        if self.action == "keep":
+            out["keep"] = list(self.keep or ())
+        else:
+            assert self.category is not None
+            out["category"] = self.category.value
+            out["points"] = self.points
+        out["expected"] = self.expected
+        if self.probability is not None:
+            out["probability"] = self.probability
+        return out
+
+    def __str__(self) -> str:
+        if self.action == "keep":
+            faces = " ".join(map(str, self.keep or ()))
+            return f"keep {faces}" if faces else "reroll all"
+        assert self.category is not None
+        return f"score {self.category.value} ({self.points})"
+
+
+@dataclass(frozen=True)
+class Hint:
+    """Every option of a situation, best first (by ``probability`` with a target, else by
+    ``expected``)."""
+
+    rules: Rules
+    used: frozenset[Category]
+    dice: tuple[int, ...]
+    rolls_left: int
+    upper: int
+    target: int | None
+    banked: int
+    options: tuple[Option, ...]
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"best": OPTION, "options": [OPTION, ...]}``."""
+        return {"best": self.best.to_json(), "options": [o.to_json() for o in self.options]}
+
+
+def _keeps_of(roll: tuple[int, ...]) -> list[tuple[int, ...]]:
+    subs = {c for n in range(5) for c in itertools.combinations(roll, n)}
+    return sorted(subs, key=lambda k: (-len(k), k))
+
+
+_ROLL_KEEPS = {roll: _keeps_of(roll) for roll in ROLL_INDEX}
+
+
+@dataclass(frozen=True, eq=False)
+class TurnArrays:
+    """One turn-start state's arrays (one column): per category the value of scoring each
+    distinct score, every keep's value with 1 and 2 rolls left."""
+
+    by_category: list[F64 | None]
+    keeps1: list[F64]
+    keeps2: list[F64]
+
+
+def turn_arrays(table: ScoreTable, by_category: list[F64 | None]) -> TurnArrays:
+    """Keep values of one turn from its per-category values (see :func:`stop_values`)."""
+    stop = stop_values(table, by_category)
+    keeps1 = keep_values(stop)
+    keeps2 = keep_values(roll_values(stop, keeps1))
+    return TurnArrays(by_category, keeps1, keeps2)
+
+
+@functools.lru_cache(maxsize=8192)
+def _expected_turn(solution: Solution, mask: int, upper: int) -> TurnArrays:
+    import numpy as np
+
+    by_category = category_values(
+        solution.table, solution.state_values, np.array([mask]), np.array([upper])
+    )
+    return turn_arrays(solution.table, by_category)
+
+
+def _options(
+    arrays: TurnArrays, table: ScoreTable, mask: int, roll: tuple[int, ...], rolls_left: int
+) -> list[tuple[str, tuple[int, ...] | None, Category | None, int | None, float]]:
+    r = ROLL_INDEX[roll]
+    out: list[tuple[str, tuple[int, ...] | None, Category | None, int | None, float]] = []
+    if rolls_left:
+        keeps = arrays.keeps1 if rolls_left == 1 else arrays.keeps2
+        for k in _ROLL_KEEPS[roll]:
+            value = keeps[len(k)][KEEP_INDEX[k] - KEEP_START[len(k)], 0]
+            out.append(("keep", k, None, None, float(value)))
+    for c in CATEGORIES:
+        values = arrays.by_category[c.index]
+        if mask >> c.index & 1 or values is None:
+            continue
+        at = table.value_index[c.index][r]
+        out.append(("score", None, c, int(table.points[r, c.index]), float(values[at, 0])))
+    return out
+
+
+def _order(option: Option) -> tuple[float, float, int, int, tuple[int, ...], int]:
+    p = -round(option.probability, 12) if option.probability is not None else 0.0
+    keep = option.keep or ()
+    cat = option.category.index if option.category is not None else -1
+    return (p, -round(option.expected, 9), option.action == "keep", -len(keep), keep, cat)
+
+
+def hint(
+    rules: Rules | str,
+    used: Iterable[Category | str] | int,
+    dice: Iterable[int],
+    rolls_left: int,
+    *,
+    upper: int = 0,
+    target: int | None = None,
+    banked: int = 0,
+) -> Hint:
+    """Every option for ``dice`` with ``rolls_left`` (0, 1 or 2) rolls left, best first.
+
+    ``used``: the filled categories (or their int mask); ``upper``: the upper subtotal on the
+    sheet (capped at the bonus threshold; ignored without a bonus). With ``target`` T, each
+    option gets the best probability of a final total >= T, counting ``banked`` points
+    already on the sheet (bonus included), and options are ordered by it.
+    """
+    preset = rules_by_name(rules)
+    roll = tuple(sorted(validate_dice(dice)))
+    if isinstance(rolls_left, bool) or rolls_left not in range(MAX_ROLLS_LEFT + 1):
+        raise ValueError(f"rolls left must be 0, 1 or 2, got {rolls_left!r}")
+    solution = solve(preset)
+    mask, up = solution.state(used, upper)
+    if mask == FULL:
+        raise ValueError("all categories are used: there is nothing left to score")
+    rows = _options(_expected_turn(solution, mask, up), solution.table, mask, roll, rolls_left)
+    chances: list[float | None] = [None] * len(rows)
+    if target is not None:
+        from yacht.strategy.target import option_probabilities
+
+        chances = list(option_probabilities(preset, mask, up, roll, rolls_left, target, banked))
+    options = sorted(
+        (Option(*row, probability=p) for row, p in zip(rows, chances, strict=True)),
+        key=_order,
+    )
+    return Hint(
+        preset,
+        frozenset(c for c in CATEGORIES if mask >> c.index & 1),
+        tuple(validate_dice(dice)),
+        rolls_left,
+        upper,
+        target,
+        banked,
+        tuple(options),
+    )
+
+
+def hint_for_view(view: TurnView, target: int | None = None) -> Hint:
+    """The hint for the current player of a game, from its :meth:`yacht.game.Game.view`."""
+    if view.dice is None:
+        raise ValueError("no dice on the table yet: the turn starts with a roll")
+    return hint(
+        view.rules,
+        view.used,
+        view.dice,
+        view.rolls_left,
+        upper=view.upper_total,
+        target=target,
+        banked=view.banked,
+    )

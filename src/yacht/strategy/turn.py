@@ -1,0 +1,141 @@
+"""One turn, vectorised over a batch of columns (turn-start states, or states and targets).
+
+Arrays have one row per roll (252) or per keep, and one column per state of the batch.
+A turn is: ``stop[r]`` = the best category for roll r (given by the caller, from the value
+of every state after scoring), then twice: keep values from roll values
+(:func:`keep_values`), roll values from keep values (:func:`roll_values`). Keeping all five
+dice is never better than stopping at once, so only keeps of 0-4 dice are kept as options.
+
+>>> import numpy as np
+>>> stop = np.ones((252, 1))
+>>> round(float(turn_value(stop)[0]), 12)
+1.0
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from yacht.strategy.tables import (
+    ADD_FACE,
+    DROP_DIE,
+    F64,
+    FIRST_ROLL,
+    I64,
+    ROLL_KEEP,
+    SUB_KEEPS,
+    ScoreTable,
+)
+
+__all__ = [
+    "best_categories",
+    "best_keeps",
+    "keep_values",
+    "roll_values",
+    "stop_values",
+    "turn_value",
+]
+
+_SIXTH = 1.0 / 6.0
+
+
+def keep_values(after: F64) -> list[F64]:
+    """Values of keeping 0-4 dice and rolling the rest, by keep size.
+
+    ``after[r]``: the value of roll r with one roll fewer left. Returns five arrays, the n-th
+    with a row per keep of n dice (in :data:`yacht.dice.KEEPS` order).
+    """
+    out: list[F64] = []
+    above = after
+    for n in range(4, -1, -1):
+        idx = ADD_FACE[n]
+        acc = np.take(above, idx[:, 0], axis=0)
+        tmp = np.empty_like(acc)
+        for f in range(1, 6):
+            np.take(above, idx[:, f], axis=0, out=tmp)
+            acc += tmp
+        acc *= _SIXTH
+        out.append(acc)
+        above = acc
+    out.reverse()
+    return out
+
+
+def roll_values(stop: F64, keeps: list[F64]) -> F64:
+    """The value of each roll: stopping now, or its best keep of 0-4 dice."""
+    best = keeps[0]
+    for n in range(1, 6):
+        cur = stop.copy() if n == 5 else keeps[n].copy()
+        drop = DROP_DIE[n]
+        tmp = np.empty_like(cur)
+        for j in range(drop.shape[1]):
+            np.take(best, drop[:, j], axis=0, out=tmp)
+            np.maximum(cur, tmp, out=cur)
+        best = cur
+    return best
+
+
+def turn_value(stop: F64) -> F64:
+    """The value of a turn's start (three rolls ahead), given every roll's stop value."""
+    first = roll_values(stop, keep_values(stop))
+    second = roll_values(stop, keep_values(first))
+    out: F64 = FIRST_ROLL @ second
+    return out
+
+
+def stop_values(table: ScoreTable, by_category: list[F64 | None]) -> F64:
+    """``stop[r]``: the best over categories of ``by_category[c][value_index[c][r]]``.
+
+    ``by_category[c]`` has a row per distinct score of c (-inf in columns where c is filled),
+    or is None when c is filled in every column.
+    """
+    out: F64 | None = None
+    tmp: F64 | None = None
+    for c, values in enumerate(by_category):
+        if values is None:
+            continue
+        if out is None:
+            out = np.take(values, table.value_index[c], axis=0)
+            tmp = np.empty_like(out)
+            continue
+        assert tmp is not None
+        np.take(values, table.value_index[c], axis=0, out=tmp)
+        np.maximum(out, tmp, out=out)
+    if out is None:
+        raise ValueError("every category is filled: there is no turn to play")
+    return out
+
+
+def best_categories(table: ScoreTable, by_category: list[F64 | None]) -> I64:
+    """``[r, col]``: the best category index for each roll (the first in sheet order on a tie)."""
+    best_value: F64 | None = None
+    best: I64 | None = None
+    for c, values in enumerate(by_category):
+        if values is None:
+            continue
+        v = np.take(values, table.value_index[c], axis=0)
+        if best_value is None or best is None:
+            best_value, best = v, np.full(v.shape, c, dtype=np.int64)
+            continue
+        better = v > best_value
+        best_value = np.where(better, v, best_value)
+        best[better] = c
+    if best is None:
+        raise ValueError("every category is filled: there is no turn to play")
+    return best
+
+
+def best_keeps(stop: F64, keeps: list[F64]) -> I64:
+    """``[r, col]``: the best KEEPS index for each roll; ``ROLL_KEEP + r`` (the whole roll)
+    means stop and score. Stopping wins ties, then larger keeps."""
+    every = np.concatenate(keeps)
+    best_value = stop.copy()
+    rows = np.arange(stop.shape[0])[:, None]
+    best = np.broadcast_to(ROLL_KEEP + rows, stop.shape).copy()
+    for j in range(SUB_KEEPS.shape[1]):
+        ids = SUB_KEEPS[:, j]
+        v = np.take(every, ids, axis=0)
+        better = v > best_value
+        np.maximum(best_value, v, out=best_value)
+        best = np.where(better, ids[:, None], best)
+    return best
