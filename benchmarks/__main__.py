@@ -2,7 +2,7 @@
 
 import importlib
 
-MODULES: tuple[str, ...] = ()
+MODULES: tuple[str, ...] = ("benchmarks.openspiel",)
 
 for name in MODULES:
     importlib.import_module(name).main()

@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from yacht.actions import Hold, InvalidActionError, Roll, Score
+from yacht.actions import Hold, InvalidActionError, Score
 from yacht.dice import ROLLS
 from yacht.game import MAX_ROLLS, Game
 from yacht.rules import CATEGORIES, UPPER_CATEGORIES, Category, Rules
@@ -102,17 +102,20 @@ def describe_action(action: Any) -> str:
 
 
 def action_mask(game: Game) -> npt.NDArray[np.int8]:
-    """1 for every action the current player may take now, from the game's own legal actions."""
+    """1 for every action the current player may take now.
+
+    The same as asking ``game.legal_actions()`` for a roll, the holds and the scorings (a test
+    checks it), read from the game's state because building 32 holds per step is slow.
+    """
     mask = np.zeros(ACTION_COUNT, dtype=np.int8)
-    legal = game.legal_actions()
-    if Roll() in legal:
-        holds = {a for a in legal if isinstance(a, Hold)}
-        for a, hold in enumerate(_HOLDS):
-            if hold in holds:
-                mask[a] = 1
-    for act in legal:
-        if isinstance(act, Score):
-            mask[HOLD_COUNT + act.category.index] = 1
+    if game.finished or game.dice is None:
+        return mask
+    if game.rolls_left > 0:
+        mask[:HOLD_COUNT] = 1
+    sheet = game.sheet(game.current)
+    for c in CATEGORIES:
+        if c not in sheet:
+            mask[HOLD_COUNT + c.index] = 1
     return mask
 
 
@@ -121,9 +124,11 @@ def action_space() -> spaces.Discrete[np.int64]:
 
 
 @functools.lru_cache(maxsize=32)
-def _category_max(rules: Rules) -> tuple[int, ...]:
+def _bounds(rules: Rules) -> tuple[tuple[int, ...], int]:
+    """The best points of each category and the best total under a preset."""
     counts = [Counter(r) for r in ROLLS]
-    return tuple(max(rules.score_counts(c, cat) for c in counts) for cat in CATEGORIES)
+    best = tuple(max(rules.score_counts(c, cat) for c in counts) for cat in CATEGORIES)
+    return best, rules.max_total()
 
 
 def observation_fields(rules: Rules, num_players: int = 1) -> list[tuple[str, int, int]]:
@@ -140,12 +145,12 @@ def observation_fields(rules: Rules, num_players: int = 1) -> list[tuple[str, in
     out.append(("rolls_left", 0, MAX_ROLLS))
     if num_players > 1:
         out.append(("turn", 0, num_players - 1))
-    best = _category_max(rules)
+    best, max_total = _bounds(rules)
     for p in range(num_players):
         out += [(f"p{p}.used[{c.value}]", 0, 1) for c in CATEGORIES]
         out += [(f"p{p}.sheet[{c.value}]", 0, best[c.index]) for c in CATEGORIES]
         out.append((f"p{p}.upper", 0, UPPER_MAX))
-        out.append((f"p{p}.total", 0, rules.max_total()))
+        out.append((f"p{p}.total", 0, max_total))
     return out
 
 
