@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import random
 from collections import Counter
 
 import gymnasium
@@ -21,9 +22,12 @@ from yacht.actions import (
     Roll,
     Score,
 )
+from yacht.dice import RandomDice
 from yacht.env import (
     ENV_ID,
+    HOLD_COUNT,
     YachtEnv,
+    action_mask,
     decode_action,
     decode_observation,
     hold_action,
@@ -31,6 +35,8 @@ from yacht.env import (
 )
 from yacht.game import Game
 from yacht.rules import CATEGORIES, UPPER_CATEGORIES, Category, preset_names
+
+HOLDS = [decode_action(a) for a in range(HOLD_COUNT)]
 
 
 def masked_random_episode(env: YachtEnv, seed: int) -> list[tuple[int, float]]:
@@ -140,6 +146,20 @@ def test_action_mask_marks_exactly_the_actions_step_accepts() -> None:
                 accepted = False
             assert accepted == bool(mask[action]), (action, env.game)
         _, _, _, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+def test_action_mask_agrees_with_the_games_legal_actions_in_every_phase() -> None:
+    rng = random.Random(5)
+    for seed in range(3):
+        game = Game(["a", "b"], "clubhouse", RandomDice(seed))
+        while True:
+            legal = game.legal_actions()
+            expected = [int(Roll() in legal and hold in legal) for hold in HOLDS]
+            expected += [int(Score(c) in legal) for c in CATEGORIES]
+            assert action_mask(game).tolist() == expected, game
+            if game.finished:
+                break
+            game.apply(rng.choice(legal))
 
 
 def test_illegal_actions_raise_and_change_nothing() -> None:
