@@ -114,6 +114,8 @@ def test_bad_construction_is_refused_clearly() -> None:
         raw_env(rules="yahtzee")
     with pytest.raises(ValueError, match="unknown render mode"):
         raw_env(render_mode="rgb_array")
+    with pytest.raises(ValueError, match=r"call reset\(\) before"):
+        raw_env().step(0)
 
 
 def test_render_ansi_lists_every_player() -> None:

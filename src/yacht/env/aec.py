@@ -124,11 +124,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hints
         }
 
     def step(self, action: Any) -> None:
+        game = self._table()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self._table()
         seat = self._seat[agent]
         decoded = decode_action(action)
         before = game.totals[seat]
