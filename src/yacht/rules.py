@@ -308,14 +308,14 @@ class UpperBonus:
     """``points`` once Ones..Sixes total at least ``threshold``.
 
     >>> UpperBonus().describe()
-    'a bonus of 35 when Ones to Sixes total at least 63'
+    '35 points when Ones to Sixes total at least 63'
     """
 
     threshold: int = 63
     points: int = 35
 
     def describe(self, _: Translate = _same) -> str:
-        return _("a bonus of {points} when Ones to Sixes total at least {threshold}").format(
+        return _("{points} points when Ones to Sixes total at least {threshold}").format(
             points=self.points, threshold=self.threshold
         )
 

@@ -8,6 +8,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from yacht.i18n import detect_language, translator
+
 __all__ = ["COMMANDS", "CommandError", "main"]
 
 COMMANDS: tuple[str, ...] = (
@@ -20,13 +22,20 @@ class CommandError(Exception):
     """A user error: printed as one line, exit status 2."""
 
 
+def _error_line(message: object) -> str:
+    _ = translator(detect_language()).gettext
+    text = " ".join(str(message).split())  # one line, whatever the message held
+    return _("yacht: error: {message}").format(message=text) + "\n"
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"yacht: error: {message}\n")
+        self.exit(2, _error_line(message))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="yacht", description="The traditional Yacht dice game.")
+    _ = translator(detect_language()).gettext
+    parser = _Parser(prog="yacht", description=_("The traditional Yacht dice game."))
     subs = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in COMMANDS:
         importlib.import_module(name).register(subs)
@@ -39,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.handler(args)
     except (CommandError, ValueError) as e:
-        print(f"yacht: error: {e}", file=sys.stderr)
+        sys.stderr.write(_error_line(e))
         return 2
     except KeyboardInterrupt:
         return 130

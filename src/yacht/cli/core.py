@@ -1,87 +1,170 @@
-"""``yacht score`` and ``yacht rules``."""
+"""``yacht score`` and ``yacht rules``.
+
+Arguments are checked here rather than by argparse, so every mistake gets one translated line
+saying what was wrong (exit status 2).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 from typing import Any
 
+from yacht.cli import CommandError
 from yacht.dice import ROLLS
+from yacht.game import MAX_PLAYERS, MAX_ROLLS
 from yacht.i18n import LANGUAGES, category_label, detect_language, translator
-from yacht.rules import CATEGORIES, Category, preset_names, rules_by_name
+from yacht.rules import CATEGORIES, Category, Rules, RulesError, preset_names, rules_by_name
+
+__all__ = ["parse_category", "parse_faces", "parse_language", "parse_preset", "register"]
 
 
 def register(subs: Any) -> None:
-    p = subs.add_parser("score", help="score five dice in a category")
-    p.add_argument("dice", nargs=5, type=_face, metavar="DIE", help="five faces, 1 to 6")
-    p.add_argument("--category", "-c", required=True, type=_category, help="e.g. full_house")
-    p.add_argument("--rules", default="traditional", choices=preset_names())
-    p.add_argument("--json", action="store_true", help="print JSON")
+    _ = translator(detect_language()).gettext
+    p = subs.add_parser("score", help=_("score five dice in a category"))
+    p.add_argument("dice", nargs="*", metavar="DIE", help=_("five faces, 1 to 6"))
+    p.add_argument("--category", "-c", help=_("a category, e.g. full_house"))
+    p.add_argument(
+        "--rules", default="traditional", help=_("a rules preset (default: traditional)")
+    )
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
     p.set_defaults(handler=cmd_score)
 
-    p = subs.add_parser("rules", help="print the rules and score table of a preset")
-    p.add_argument("--rules", default="traditional", choices=preset_names())
-    p.add_argument("--lang", choices=sorted(LANGUAGES), default=None)
+    p = subs.add_parser("rules", help=_("print the rules and score table of a preset"))
+    p.add_argument(
+        "--rules", default="traditional", help=_("a rules preset (default: traditional)")
+    )
+    p.add_argument("--lang", default=None, help=_("language: en, fi, bg or nb"))
     p.set_defaults(handler=cmd_rules)
 
 
-def _face(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a die face (1 to 6)") from None
-    if not 1 <= value <= 6:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a die face (1 to 6)")
-    return value
+def parse_faces(words: list[str]) -> list[int]:
+    """Five die faces from the command line, or a CommandError saying what is wrong."""
+    _ = translator(detect_language()).gettext
+    if len(words) != 5:
+        raise CommandError(
+            _("need exactly five dice, got {count}: {dice}").format(
+                count=len(words), dice=" ".join(words) or "-"
+            )
+        )
+    faces = []
+    for word in words:
+        if not (word.isascii() and word.isdigit() and 1 <= int(word) <= 6):
+            raise CommandError(_("{word!r} is not a die face (1 to 6)").format(word=word))
+        faces.append(int(word))
+    return faces
 
 
-def _category(text: str) -> Category:
+def parse_category(name: str | None) -> Category:
+    _ = translator(detect_language()).gettext
+    names = ", ".join(c.value for c in CATEGORIES)
+    if name is None:
+        raise CommandError(_("missing --category (one of: {names})").format(names=names))
     try:
-        return Category.parse(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+        return Category.parse(name)
+    except RulesError:
+        raise CommandError(
+            _("unknown category {name!r} (one of: {names})").format(name=name, names=names)
+        ) from None
+
+
+def parse_preset(name: str) -> Rules:
+    _ = translator(detect_language()).gettext
+    try:
+        return rules_by_name(name)
+    except RulesError:
+        raise CommandError(
+            _("unknown rules preset {name!r} (one of: {names})").format(
+                name=name, names=", ".join(preset_names())
+            )
+        ) from None
+
+
+def parse_language(lang: str | None) -> str:
+    """A language code from --lang, or the user's language when it is not given."""
+    if lang is None:
+        return detect_language()
+    code = lang.strip().lower()
+    if code not in LANGUAGES:
+        _ = translator(detect_language()).gettext
+        raise CommandError(
+            _("unknown language {lang!r} (one of: {langs})").format(
+                lang=lang, langs=", ".join(LANGUAGES)
+            )
+        )
+    return code
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    points = rules_by_name(args.rules).score(args.dice, args.category)
+    dice = parse_faces(args.dice)
+    category = parse_category(args.category)
+    rules = parse_preset(args.rules)
+    points = rules.score(dice, category)
     if args.json:
-        out = {"dice": args.dice, "category": args.category.value, "rules": args.rules}
-        print(json.dumps({**out, "score": points}))
+        out = {"dice": dice, "category": category.value, "rules": rules.name, "score": points}
+        print(json.dumps(out))
     else:
         print(points)
     return 0
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    lang = args.lang or detect_language()
-    _ = translator(lang).gettext
-    rules = rules_by_name(args.rules)
-    print(f"{_('Rules')}: {rules.name}")
-    print()
-    print(
-        _(
-            "Five dice, 12 rounds, 1-6 players. Up to three rolls a turn: the first throws all "
-            "five dice; after the first and second you may hold any dice and reroll the rest. "
-            "Then fill one open category; dice that do not fit score 0 there. A filled "
-            "category is never used again. The highest total wins; equal totals share the win."
-        )
-    )
-    print()
-    width = max(len(category_label(c, lang)) for c in CATEGORIES)
-    print(f"{_('Category'):<{width}}  {_('Best')}  {_('Example')}")
-    for c in CATEGORIES:
-        best = max(rules.score(r, c) for r in ROLLS)
-        example = max(ROLLS, key=lambda r: (rules.score(r, c), r))
-        shown = "-".join(map(str, example))
-        print(f"{category_label(c, lang):<{width}}  {best:>4}  {shown}")
-    if rules.upper_bonus:
-        b = rules.upper_bonus
-        print(
-            _("Upper bonus: {points} when Ones to Sixes total at least {threshold}.").format(
-                points=b.points, threshold=b.threshold
-            )
-        )
-    else:
-        print(_("No bonuses."))
-    print(f"{_('Best possible total')}: {rules.max_total()}")
+    rules = parse_preset(args.rules)
+    lang = parse_language(args.lang)
+    print(rules_text(rules, lang))
     return 0
+
+
+def rules_text(rules: Rules, lang: str = "en", width: int = 78) -> str:
+    """The rules of a preset and its score table, derived from the preset's scorers.
+
+    >>> print(rules_text(rules_by_name("traditional")))  # doctest: +ELLIPSIS
+    Yacht: the rules preset 'traditional'
+    ...
+    Yacht              50  6-6-6-6-6  five of a kind: 50 points
+    <BLANKLINE>
+    No upper bonus, no Yacht bonus, no jokers.
+    Best possible total: 297
+    """
+    _ = translator(lang).gettext
+    wrap = textwrap.TextWrapper(width=width, break_on_hyphens=False)
+    lines = [_("Yacht: the rules preset {name!r}").format(name=rules.name)]
+    if rules.description:
+        lines += wrap.wrap(_(rules.description))
+    lines.append("")
+    lines += wrap.wrap(
+        _(
+            "Five dice, {rounds} rounds, 1 to {players} players. A turn is up to {rolls} rolls: "
+            "the first throws all five dice; after each roll but the last you may hold any "
+            "dice and reroll the others (held dice can be released again). You may stop "
+            "after any roll. Then fill exactly one open category; dice that do not fit score "
+            "0 there. A filled category, a zero included, is never used again. The game ends "
+            "when every sheet is full; the highest total wins and equal totals share the win."
+        ).format(rounds=len(CATEGORIES), players=MAX_PLAYERS, rolls=MAX_ROLLS)
+    )
+    lines.append("")
+    labels = [category_label(c, lang) for c in CATEGORIES]
+    head = [_("Category"), _("Best"), _("Best roll"), _("Scores")]
+    w0 = max(len(s) for s in [head[0], *labels])
+    w1 = max(len(head[1]), 3)
+    w2 = max(len(head[2]), 9)
+    lines.append(f"{head[0]:<{w0}}  {head[1]:>{w1}}  {head[2]:<{w2}}  {head[3]}")
+    indent = w0 + w1 + w2 + 6
+    what_wrap = textwrap.TextWrapper(
+        width=max(width, indent + 30), subsequent_indent=" " * indent, break_on_hyphens=False
+    )
+    for category, label in zip(CATEGORIES, labels, strict=True):
+        best = max(ROLLS, key=lambda r: (rules.score(r, category), r))
+        points = rules.score(best, category)
+        shown = "-".join(map(str, best)) if points else "-"
+        row = f"{label:<{w0}}  {points:>{w1}}  {shown:<{w2}}  "
+        lines += what_wrap.wrap(row + rules.scorers[category].describe(_))
+    lines.append("")
+    bonus = rules.upper_bonus
+    if bonus is None:
+        lines.append(_("No upper bonus, no Yacht bonus, no jokers."))
+    else:
+        lines.append(_("Upper bonus: {what}.").format(what=bonus.describe(_)))
+    lines.append(_("Best possible total: {total}").format(total=rules.max_total()))
+    return "\n".join(lines)
