@@ -9,8 +9,8 @@ Every agent terminates when the last sheet is full. An illegal action raises a `
 
 >>> e = env(num_players=2)
 >>> e.reset(seed=3)
->>> e.agent_selection, e.observe("player_0")["action_mask"].sum()
-('player_0', np.int64(44))
+>>> e.agent_selection, int(e.observe("player_0")["action_mask"].sum())
+('player_0', 44)
 >>> e.step(score_action("choice"))
 >>> e.agent_selection, e.rewards["player_0"] > 0
 ('player_1', True)
