@@ -40,7 +40,13 @@ from yacht.actions import (
     Undo,
     UndoNotAllowedError,
 )
-from yacht.dice import DiceSource, RandomDice, ScriptedDice, dice_from_description
+from yacht.dice import (
+    DiceExhaustedError,
+    DiceSource,
+    RandomDice,
+    ScriptedDice,
+    dice_from_description,
+)
 from yacht.rules import (
     CATEGORIES,
     UPPER_CATEGORIES,
@@ -487,7 +493,12 @@ class Game:
         if dice is None and "dice" in data:
             dice = dice_from_description(data["dice"])
         game = cls(players, rules, dice, start=rule, undo=undo, _first=first, _start_rolls=rolls)
-        replayed = _choose_first(rule, len(game.players), ScriptedDice(f for r in rolls for f in r))
+        try:
+            replayed = _choose_first(
+                rule, len(game.players), ScriptedDice(f for r in rolls for f in r)
+            )
+        except DiceExhaustedError:
+            replayed = None  # the rolls end before anyone has won the start
         if replayed != (first, rolls):
             raise ValueError(f"start {dict(start)!r} does not follow from its rolls")
         for i, raw in enumerate(events):
