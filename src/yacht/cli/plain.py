@@ -50,11 +50,13 @@ def register(subs: Any) -> None:
     p.add_argument("--start", default="seat", help=_("who starts: seat, roll-off or random"))
     p.add_argument("--undo", action="store_true", help=_("house rule: allow taking back a score"))
     p.add_argument("--lang", default=None, help=_("language: en, fi, bg or nb"))
+    p.add_argument("--resume", action="store_true", help=_("continue the saved game"))
+    p.add_argument("--bot-delay", type=float, default=0.6, help=_("seconds between bot actions"))
     p.set_defaults(handler=cmd_play)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    if not args.plain and sys.stdin.isatty() and sys.stdout.isatty():
+    if not args.plain and (args.resume or (sys.stdin.isatty() and sys.stdout.isatty())):
         try:  # the full-screen game, when the tui extra and its module are there
             tui = importlib.import_module("yacht.cli.tui")
         except ImportError:
@@ -65,7 +67,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     lang = parse_language(args.lang)
     _ = translator(lang).gettext
     rules = parse_preset(args.rules)
-    names = [n.strip() for n in (args.players or _("Player")).split(",")]
+    given = args.players if args.players is not None else _("Player")
+    names = [n.strip() for n in given.split(",")]
     if not 1 <= len(names) <= MAX_PLAYERS or not all(names):
         raise CommandError(
             _("--players needs 1 to {n} names separated by commas, got {text!r}").format(
