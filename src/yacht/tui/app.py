@@ -1,0 +1,104 @@
+"""The Textual app: setup -> table -> end, with resume of a saved game.
+
+Dice are injected (``dice=ScriptedDice(...)`` in tests); the bot pause is ``bot_delay`` seconds
+(0 in tests); saves and records go to ``data_dir`` (``$YACHT_DATA_DIR`` or the user's data
+directory when not given).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+
+from yacht.dice import DiceSource
+from yacht.i18n import detect_language
+from yacht.tui.records import data_dir as default_data_dir
+from yacht.tui.saves import read_save
+from yacht.tui.screens.setup import SetupScreen
+from yacht.tui.screens.table import TableScreen
+from yacht.tui.seats import TableConfig
+from yacht.tui.table import Table
+from yacht.tui.text import gettext_for
+
+__all__ = ["YachtApp"]
+
+
+class YachtApp(App[None]):
+    """The terminal game. ``resume=True`` opens the saved game at once."""
+
+    CSS_PATH = "yacht.tcss"
+    TITLE = "Yacht"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(
+        self,
+        config: TableConfig | None = None,
+        *,
+        dice: DiceSource | None = None,
+        data_dir: Path | None = None,
+        bot_delay: float = 0.6,
+        resume: bool = False,
+        lang: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.data_dir = data_dir if data_dir is not None else default_data_dir()
+        self.config = config or TableConfig.default(lang or detect_language())
+        self.dice = dice
+        self.bot_delay = bot_delay
+        self.start_with_resume = resume
+        self.table: Table | None = None
+
+    def on_mount(self) -> None:
+        if self.start_with_resume:
+            self.resume()
+        else:
+            self.push_screen(self.setup_screen(self.config))
+
+    def setup_screen(self, config: TableConfig) -> SetupScreen:
+        return SetupScreen(config, saved=self.saved_description(config.lang))
+
+    def saved_description(self, lang: str) -> str | None:
+        """One line about the saved game, or None when nothing is saved (or it is damaged)."""
+        try:
+            saved = read_save(self.data_dir)
+        except ValueError:
+            return None
+        if saved is None:
+            return None
+        game = saved[1]
+        _ = gettext_for(lang)
+        players = ", ".join(game.players)
+        return _("Saved game: {players}, round {round}.").format(players=players, round=game.round)
+
+    def _open(self, table: Table) -> None:
+        self.table = table
+        self.config = table.config
+        screen = TableScreen(table, bot_delay=self.bot_delay)
+        if len(self.screen_stack) > 1:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def start_game(self, config: TableConfig) -> None:
+        """A new game at this table (the injected dice are used by the first game only)."""
+        dice, self.dice = self.dice, None
+        self._open(Table.new(config, self.data_dir, dice=dice))
+
+    def resume(self) -> None:
+        """Continue the saved game exactly where it was left."""
+        saved = read_save(self.data_dir)
+        if saved is None:
+            _ = gettext_for(self.config.lang)
+            self.notify(_("There is no saved game."), severity="error")
+            if len(self.screen_stack) == 1:
+                self.push_screen(self.setup_screen(self.config))
+            return
+        config, game = saved
+        self._open(Table(config, game, self.data_dir))
+
+    def play_again(self) -> None:
+        self.start_game(self.config)
+
+    def new_setup(self) -> None:
+        self.switch_screen(self.setup_screen(self.config))

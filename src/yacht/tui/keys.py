@@ -1,0 +1,76 @@
+"""Every key of the table screen in one list: the bindings, the key bar and the help screen
+(``?``) are all built from it, so the help can never miss a key."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from yacht.rules import CATEGORIES
+from yacht.tui.text import N_
+from yacht.tui.widgets.sheet import CATEGORY_KEYS
+
+__all__ = ["TABLE_KEYS", "KeyHelp", "bindings"]
+
+
+@dataclass(frozen=True)
+class KeyHelp:
+    """Keys (Textual names), how they are shown, the screen action, and what they do."""
+
+    keys: tuple[str, ...]
+    display: str
+    action: str
+    description: str
+    short: str | None = None  # the word in the key bar, when the key is shown there
+
+
+def _hold_keys() -> tuple[KeyHelp, ...]:
+    return (
+        KeyHelp(
+            tuple(str(i) for i in range(1, 6)),
+            "1-5",
+            "hold",
+            N_("Hold or release die 1 to 5 (or click the die)"),
+            N_("Hold"),
+        ),
+    )
+
+
+TABLE_KEYS: tuple[KeyHelp, ...] = (
+    *_hold_keys(),
+    KeyHelp(("r", "space"), "R, Space", "roll", N_("Roll the dice that are not held"), N_("Roll")),
+    KeyHelp(("up", "down"), "↑ ↓", "cursor", N_("Move the cursor on the sheet")),
+    KeyHelp(
+        ("enter",),
+        "Enter",
+        "score_selected",
+        N_("Score the category under the cursor (or click a row)"),
+        N_("Score"),
+    ),
+    KeyHelp(
+        tuple(CATEGORY_KEYS[c] for c in CATEGORIES),
+        "a-m",
+        "score",
+        N_("Score the category with that letter (shown left of the sheet)"),
+    ),
+    KeyHelp(("h",), "H", "hint", N_("Show or hide the hint panel"), N_("Hint")),
+    KeyHelp(("u",), "U", "undo", N_("Take back the last scoring (undo house rule)"), N_("Undo")),
+    KeyHelp(("question_mark",), "?", "help", N_("This help"), N_("Help")),
+    KeyHelp(("q",), "Q", "quit", N_("Quit; the game is saved and can be resumed"), N_("Quit")),
+)
+
+
+def bindings() -> list[tuple[str, str, str]]:
+    """(key, action, description) triples for ``Screen.BINDINGS``, hidden from any footer."""
+    out: list[tuple[str, str, str]] = []
+    for item in TABLE_KEYS:
+        for key in item.keys:
+            if item.action == "hold":
+                out.append((key, f"hold({key})", item.description))
+            elif item.action == "cursor":
+                out.append((key, f"cursor({-1 if key == 'up' else 1})", item.description))
+            elif item.action == "score":
+                category = next(c for c, k in CATEGORY_KEYS.items() if k == key)
+                out.append((key, f"score('{category.value}')", item.description))
+            else:
+                out.append((key, item.action, item.description))
+    return out

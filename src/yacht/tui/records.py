@@ -1,0 +1,196 @@
+"""Finished games in an embedded SQLite database (stdlib ``sqlite3``): history and high scores.
+
+The database is ``records.sqlite3`` in the data directory: ``$YACHT_DATA_DIR`` when set,
+else platformdirs' ``user_data_dir("yacht")``.
+
+>>> import tempfile
+>>> from yacht.dice import ScriptedDice
+>>> from yacht.game import Game
+>>> from yacht.tui.seats import Seat
+>>> game = Game(["Ann"], dice=ScriptedDice([6] * 5 * 12))
+>>> for _ in range(12):
+...     _ = game.apply("roll"); _ = game.apply(f"score {game.legal_actions()[-1].category.value}")
+>>> records = Records(Path(tempfile.mkdtemp()) / "records.sqlite3")
+>>> records.add(game, [Seat("Ann")])
+1
+>>> [(r.id, r.preset, r.totals, r.winners) for r in records.games()]
+[(1, 'traditional', [134], ['Ann'])]
+>>> records.get(1).game().to_json() == game.to_json()
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from yacht.game import Game
+from yacht.tui.seats import Seat
+
+__all__ = ["GameRecord", "HighScore", "Records", "data_dir"]
+
+SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    finished_at TEXT NOT NULL,
+    preset TEXT NOT NULL,
+    game TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS scores (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    total INTEGER NOT NULL,
+    winner INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS scores_by_total ON scores (total DESC);
+"""
+
+
+def data_dir() -> Path:
+    """Where saves and records live: ``$YACHT_DATA_DIR`` or the user's data directory."""
+    override = os.environ.get("YACHT_DATA_DIR")
+    if override:
+        return Path(override)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("yacht"))
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One finished game: when, which preset, who sat where, and the full game JSON."""
+
+    id: int
+    finished_at: str
+    preset: str
+    names: list[str]
+    kinds: list[str]
+    totals: list[int]
+    winners: list[str]
+    data: dict[str, Any]
+
+    def game(self) -> Game:
+        return Game.from_json(self.data)
+
+    @property
+    def seats(self) -> list[Seat]:
+        return [Seat(n, k) for n, k in zip(self.names, self.kinds, strict=True)]
+
+
+@dataclass(frozen=True)
+class HighScore:
+    total: int
+    name: str
+    kind: str
+    game_id: int
+    finished_at: str
+    preset: str
+
+
+class Records:
+    """The record book. Every method opens its own short connection (safe across threads)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with self._connect() as db:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise ValueError(f"{path} was written by a newer yacht (schema {version})")
+            db.executescript(_SCHEMA)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @classmethod
+    def open_default(cls, folder: Path | None = None) -> Records:
+        return cls((folder or data_dir()) / "records.sqlite3")
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        with closing(sqlite3.connect(self.path)) as db, db:
+            db.execute("PRAGMA foreign_keys = ON")
+            yield db
+
+    def add(self, game: Game, seats: Sequence[Seat], *, finished_at: str | None = None) -> int:
+        """Store a finished game; returns its id."""
+        if not game.finished:
+            raise ValueError("only finished games go into the records")
+        if [s.name for s in seats] != list(game.players):
+            raise ValueError(f"seats {seats!r} do not match players {game.players!r}")
+        when = finished_at or datetime.now(UTC).isoformat(timespec="seconds")
+        winners = set(game.winners())
+        with self._connect() as db:
+            cur = db.execute(
+                "INSERT INTO games (finished_at, preset, game) VALUES (?, ?, ?)",
+                (when, game.rules.name, json.dumps(game.to_json())),
+            )
+            game_id = int(cur.lastrowid or 0)
+            db.executemany(
+                "INSERT INTO scores VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (game_id, i, s.name, s.kind, total, int(i in winners))
+                    for i, (s, total) in enumerate(zip(seats, game.totals, strict=True))
+                ],
+            )
+        return game_id
+
+    def _record(self, db: sqlite3.Connection, row: tuple[Any, ...]) -> GameRecord:
+        game_id, when, preset, data = row
+        scores = db.execute(
+            "SELECT name, kind, total, winner FROM scores WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        ).fetchall()
+        return GameRecord(
+            id=game_id,
+            finished_at=when,
+            preset=preset,
+            names=[s[0] for s in scores],
+            kinds=[s[1] for s in scores],
+            totals=[s[2] for s in scores],
+            winners=[s[0] for s in scores if s[3]],
+            data=json.loads(data),
+        )
+
+    def games(self, limit: int = 20) -> list[GameRecord]:
+        """The most recent finished games, newest first."""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT id, finished_at, preset, game FROM games ORDER BY id DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+            return [self._record(db, r) for r in rows]
+
+    def get(self, game_id: int) -> GameRecord:
+        with self._connect() as db:
+            row = db.execute(
+                "SELECT id, finished_at, preset, game FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+            if row is None:
+                raise ValueError(f"no stored game with id {game_id}")
+            return self._record(db, row)
+
+    def high_scores(self, limit: int = 10, *, humans_only: bool = False) -> list[HighScore]:
+        """The best totals ever, highest first (earlier games first among equals)."""
+        where = "WHERE s.kind = 'human'" if humans_only else ""
+        with self._connect() as db:
+            rows = db.execute(
+                "SELECT s.total, s.name, s.kind, g.id, g.finished_at, g.preset "
+                f"FROM scores s JOIN games g ON g.id = s.game_id {where} "
+                "ORDER BY s.total DESC, g.id ASC, s.seat ASC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [HighScore(*r) for r in rows]
+
+    def count(self) -> int:
+        with self._connect() as db:
+            return int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])

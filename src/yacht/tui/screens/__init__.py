@@ -1,0 +1,1 @@
+"""Screens of the terminal game: setup, table, end, help, confirmations, replay."""

@@ -1,0 +1,109 @@
+"""The end screen: the final sheet, totals and winners (ties shared), the review of every
+human's decisions by the strategy engine, and play again / new setup / quit."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.markup import escape
+from textual.screen import Screen
+from textual.widgets import Button, Static
+
+from yacht.tui.reviews import summary_lines
+from yacht.tui.table import Table
+from yacht.tui.text import gettext_for
+from yacht.tui.widgets.sheet import Sheet
+
+__all__ = ["EndScreen", "result_lines"]
+
+
+def result_lines(table: Table) -> list[str]:
+    """The ranking: place, name, total; winners marked with a star and the word."""
+    _ = gettext_for(table.config.lang)
+    g = table.game
+    order = sorted(range(len(g.players)), key=lambda p: (-g.totals[p], p))
+    winners = set(g.winners())
+    lines = []
+    for p in order:
+        place = 1 + sum(1 for t in g.totals if t > g.totals[p])
+        mark = "★ " + _("winner") if p in winners else ""
+        name = escape(g.players[p])
+        lines.append(f"{place}. [b]{name}[/b]  {g.totals[p]}  {escape(mark)}".rstrip())
+    names = ", ".join(g.players[p] for p in sorted(winners))
+    if len(winners) > 1:
+        head = _("Shared win: {names}!").format(names=names)
+    else:
+        head = _("{name} wins!").format(name=names)
+    return [f"[b]{escape(head)}[/b]", *lines]
+
+
+class EndScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,a", "again", "Play again", show=False),
+        Binding("s", "setup", "New setup", show=False),
+        Binding("q,escape", "quit", "Quit", show=False),
+    ]
+
+    def __init__(self, table: Table) -> None:
+        super().__init__()
+        self.table = table
+        self._ = gettext_for(table.config.lang)
+
+    def compose(self) -> ComposeResult:
+        _ = self._
+        title = _("Game over")
+        yield Static(f" [b]YACHT[/b]   {escape(title)}", id="topbar")
+        with Horizontal(id="end"):
+            yield Sheet(self.table.game, self.table.config.lang, id="sheet", show_cursor=False)
+            with VerticalScroll(id="end-side"):
+                yield Static("\n".join(result_lines(self.table)), id="results")
+                yield Static(escape(_("Review: working it out…")), id="review")
+                stored = self.table.record_id
+                if stored is not None:
+                    line = _("Stored as game {id}: yacht replay {id}").format(id=stored)
+                    yield Static(escape(line), id="stored")
+        with Horizontal(id="end-buttons"):
+            yield Button(_("Play again"), id="end-again", variant="primary", compact=True)
+            yield Button(_("New setup"), id="end-setup", compact=True)
+            yield Button(_("Quit"), id="end-quit", compact=True)
+        keys = _("Enter: play again · S: new setup · Q: quit")
+        yield Static(escape(keys), id="keys")
+
+    def on_mount(self) -> None:
+        for button in self.query(Button):
+            button.can_focus = False
+        self.compute_review()
+
+    @work(thread=True, exclusive=True, group="review")
+    def compute_review(self) -> None:
+        from yacht.review import review
+
+        t = self.table
+        lines = summary_lines(review(t.game), t.seats, t.config.lang)
+        head = self._("Review")
+        text = f"[b]{escape(head)}[/b]\n" + escape("\n".join(lines))
+        self.app.call_from_thread(self.query_one("#review", Static).update, text)
+
+    def action_again(self) -> None:
+        from yacht.tui.app import YachtApp
+
+        if isinstance(self.app, YachtApp):
+            self.app.play_again()
+
+    def action_setup(self) -> None:
+        from yacht.tui.app import YachtApp
+
+        if isinstance(self.app, YachtApp):
+            self.app.new_setup()
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+    @on(Button.Pressed)
+    async def pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        await self.run_action(str(event.button.id).removeprefix("end-"))

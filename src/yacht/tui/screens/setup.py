@@ -1,0 +1,243 @@
+"""The setup screen: players (name, human or bot level), preset, language, hints, target
+score and the undo house rule. Enter on it starts "you against the medium bot"."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.markup import escape
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Input, Select, Static
+
+from yacht.game import MAX_PLAYERS
+from yacht.i18n import LANGUAGES
+from yacht.rules import preset_names
+from yacht.tui.seats import BOT_KINDS, HUMAN, Seat, TableConfig, default_name, kind_label
+from yacht.tui.text import gettext_for
+
+__all__ = ["SetupScreen"]
+
+KINDS = (HUMAN, *BOT_KINDS)
+
+
+class PlayerRow(Horizontal):
+    """One seat: its number, a name field, a kind list and a remove button."""
+
+    def __init__(self, seat: Seat, lang: str) -> None:
+        super().__init__(classes="player-row")
+        self.seat = seat
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        yield Static("", classes="seat-number")
+        yield Input(self.seat.name, max_length=20, compact=True, classes="name")
+        options = [(kind_label(k, self.lang), k) for k in KINDS]
+        yield Select(options, value=self.seat.kind, allow_blank=False, compact=True, classes="kind")
+        _ = gettext_for(self.lang)
+        yield Button("✕", compact=True, classes="remove", tooltip=_("Remove this player"))
+
+    @property
+    def seat_now(self) -> Seat:
+        kind = self.query_one(".kind", Select).value
+        return Seat(self.query_one(".name", Input).value.strip(), str(kind))
+
+
+class SetupScreen(Screen[None]):
+    """Choose the table, then Start (Enter), Resume (when a game is saved) or Quit."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.quit", "Quit", show=False),
+        Binding("ctrl+s", "start", "Start", show=False),
+    ]
+
+    def __init__(self, config: TableConfig, *, saved: str | None = None) -> None:
+        super().__init__()
+        self.config = config
+        self.saved = saved  # a line describing the saved game, when there is one
+        self.lang = config.lang
+        self._ = gettext_for(config.lang)
+
+    def compose(self) -> ComposeResult:
+        _ = self._
+        c = self.config
+        with Vertical(id="setup"):
+            title = _("New game")
+            yield Static(f"[b]YACHT[/b] · {escape(title)}", id="setup-title")
+            yield Static(escape(_("Players (1 to 6): name, and human or a bot level")))
+            with Vertical(id="players"):
+                for seat in c.seats:
+                    yield PlayerRow(seat, self.lang)
+            yield Button(_("+ Add player"), id="add", compact=True)
+            with Horizontal(classes="options"):
+                yield Static(escape(_("Preset")), classes="option-label")
+                presets = [(name, name) for name in preset_names()]
+                yield Select(presets, value=c.preset, allow_blank=False, compact=True, id="preset")
+                yield Static(escape(_("Language")), classes="option-label")
+                langs = [(label, code) for code, label in LANGUAGES.items()]
+                yield Select(langs, value=c.lang, allow_blank=False, compact=True, id="lang")
+            with Horizontal(classes="options"):
+                yield Checkbox(_("Hints"), c.hints, compact=True, id="hints")
+                yield Checkbox(_("Undo (house rule)"), c.undo, compact=True, id="undo")
+                yield Static(escape(_("Target score")), classes="option-label")
+                target = "" if c.target is None else str(c.target)
+                yield Input(
+                    target,
+                    placeholder=_("none"),
+                    restrict=r"[0-9]*",
+                    max_length=3,
+                    compact=True,
+                    id="target",
+                )
+            with Horizontal(id="setup-buttons"):
+                yield Button(_("Start"), id="start", variant="primary", compact=True)
+                if self.saved:
+                    yield Button(_("Resume"), id="resume", variant="success", compact=True)
+                yield Button(_("Quit"), id="quit", compact=True)
+            yield Static(escape(self.saved or ""), id="saved-line")
+            yield Static("", id="setup-error")
+            hint = _("Enter: start · Tab: next field · Esc: quit")
+            yield Static(escape(hint), id="setup-keys")
+
+    def on_mount(self) -> None:
+        self.renumber()
+        self.query_one("#start", Button).focus()
+
+    def renumber(self) -> None:
+        rows = list(self.query(PlayerRow))
+        for n, row in enumerate(rows, start=1):
+            row.query_one(".seat-number", Static).update(f"{n}.")
+            row.query_one(".remove", Button).disabled = len(rows) == 1
+        self.query_one("#add", Button).disabled = len(rows) >= MAX_PLAYERS
+
+    # --- reading the form ----------------------------------------------------------------
+
+    def seats(self) -> list[Seat]:
+        return [row.seat_now for row in self.query(PlayerRow)]
+
+    def form(self) -> dict[str, Any]:
+        target = self.query_one("#target", Input).value.strip()
+        return {
+            "seats": [s.to_json() for s in self.seats()],
+            "preset": str(self.query_one("#preset", Select).value),
+            "lang": str(self.query_one("#lang", Select).value),
+            "hints": self.query_one("#hints", Checkbox).value,
+            "undo": self.query_one("#undo", Checkbox).value,
+            "target": int(target) if target.isdigit() else None,
+        }
+
+    def problem(self) -> str | None:
+        """What keeps the form from starting a game, in the player's language."""
+        _ = self._
+        names = [s.name for s in self.seats()]
+        if not all(names):
+            return _("Every player needs a name.")
+        if len(set(names)) != len(names):
+            return _("Player names must differ.")
+        target = self.query_one("#target", Input).value.strip()
+        if target and not (target.isdigit() and 1 <= int(target) <= 400):
+            return _("The target score is a whole number from 1 to 400, or empty.")
+        return None
+
+    # --- events --------------------------------------------------------------------------
+
+    def action_start(self) -> None:
+        problem = self.problem()
+        if problem is not None:
+            self.query_one("#setup-error", Static).update(escape(problem))
+            return
+        from yacht.tui.app import YachtApp
+
+        app = self.app
+        assert isinstance(app, YachtApp)
+        app.start_game(TableConfig.from_json(self.form()))
+
+    @on(Input.Submitted)
+    def submitted(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#start")
+    def start_pressed(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#resume")
+    def resume_pressed(self) -> None:
+        from yacht.tui.app import YachtApp
+
+        app = self.app
+        assert isinstance(app, YachtApp)
+        app.resume()
+
+    @on(Button.Pressed, "#quit")
+    def quit_pressed(self) -> None:
+        self.app.exit()
+
+    @on(Button.Pressed, "#add")
+    async def add_pressed(self) -> None:
+        rows = list(self.query(PlayerRow))
+        if len(rows) >= MAX_PLAYERS:
+            return
+        humans = sum(1 for s in self.seats() if not s.is_bot)
+        seat = Seat(default_name(HUMAN, self.lang, humans + 1), HUMAN)
+        names = {s.name for s in self.seats()}
+        n = len(rows) + 1
+        while seat.name in names:
+            n += 1
+            seat = Seat(default_name(HUMAN, self.lang, n), HUMAN)
+        row = PlayerRow(seat, self.lang)
+        await self.query_one("#players").mount(row)
+        self.renumber()
+        row.query_one(".name", Input).focus()
+
+    @on(Button.Pressed, ".remove")
+    async def remove_pressed(self, event: Button.Pressed) -> None:
+        row = next(a for a in event.button.ancestors if isinstance(a, PlayerRow))
+        if len(self.query(PlayerRow)) > 1:
+            await row.remove()
+            self.renumber()
+
+    @on(Select.Changed, ".kind")
+    def kind_changed(self, event: Select.Changed) -> None:
+        """A seat that still has a default name follows its kind (You <-> Medium bot)."""
+        row = next(a for a in event.select.ancestors if isinstance(a, PlayerRow))
+        name_input = row.query_one(".name", Input)
+        defaults = {default_name(k, self.lang) for k in KINDS}
+        if name_input.value.strip() in defaults and event.value != Select.BLANK:
+            kind = str(event.value)
+            others = {s.name for s in self.seats()} - {name_input.value.strip()}
+            name = default_name(kind, self.lang)
+            if name not in others:
+                name_input.value = name
+
+    @on(Select.Changed, "#lang")
+    def language_changed(self, event: Select.Changed) -> None:
+        """Redraw the screen in the chosen language, keeping every choice made so far."""
+        lang = str(event.value)
+        if lang == self.lang:
+            return
+        form = self.form()
+        old = self.lang
+        for seat in form["seats"]:  # default names are translated too
+            for kind in KINDS:
+                if seat["name"] == default_name(kind, old):
+                    seat["name"] = default_name(kind, lang)
+        form["lang"] = lang
+        seats = tuple(Seat(s["name"] or "?", s["kind"]) for s in form["seats"])
+        config = TableConfig(
+            seats if len({s.name for s in seats}) == len(seats) else self.config.seats,
+            preset=form["preset"],
+            lang=lang,
+            hints=form["hints"],
+            target=form["target"] if form["target"] and form["target"] <= 400 else None,
+            undo=form["undo"],
+        )
+        self.app.switch_screen(SetupScreen(config, saved=self.saved_line(lang)))
+
+    def saved_line(self, lang: str) -> str | None:
+        from yacht.tui.app import YachtApp
+
+        app = self.app
+        return app.saved_description(lang) if isinstance(app, YachtApp) else None

@@ -1,0 +1,330 @@
+"""The table: five dice, the sheet, the turn box, the hint panel and the log.
+
+Input becomes an action, the table applies (and saves) it, the screen redraws. Bots play in a
+worker with a short visible pause between their actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.markup import escape
+from textual.screen import Screen
+from textual.widgets import Button, Static
+from textual.worker import get_current_worker
+
+from yacht.actions import Action, GameError, Hold, Roll, Score, Undo
+from yacht.rules import Category
+from yacht.tui.keys import bindings
+from yacht.tui.screens.dialogs import ConfirmScreen, HelpScreen
+from yacht.tui.table import Table
+from yacht.tui.text import gettext_for
+from yacht.tui.widgets.dice import DiceTray, DieSlot
+from yacht.tui.widgets.panels import EventLog, HintPanel, KeyBar
+from yacht.tui.widgets.sheet import Sheet, SheetRow
+
+__all__ = ["TableScreen"]
+
+
+class TableScreen(Screen[None]):
+    AUTO_FOCUS = None  # nothing takes the focus: every key belongs to the table
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *(Binding(key, action, text, show=False) for key, action, text in bindings()),
+        Binding("escape", "close_hint", "Close the hint panel", show=False),
+    ]
+
+    def __init__(self, table: Table, *, bot_delay: float = 0.6) -> None:
+        super().__init__()
+        self.table = table
+        self.bot_delay = bot_delay
+        self._ = gettext_for(table.config.lang)
+        self.bot_playing = False
+        self.hint_visible = False
+        self.hint_version = -1
+
+    # --- layout --------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        _ = self._
+        yield Static(id="topbar")
+        with Horizontal(id="upper"):
+            yield DiceTray(id="dice")
+            with Vertical(id="turn"):
+                yield Static(id="turn-info")
+                with Horizontal(classes="buttons"):
+                    yield self._button(_("Roll"), "roll", "primary")
+                    yield self._button(_("Hint"), "hint")
+                    yield self._button(_("Undo"), "undo")
+                with Horizontal(classes="buttons"):
+                    yield self._button(_("Help"), "help")
+                    yield self._button(_("Quit"), "quit")
+        with Horizontal(id="lower"):
+            yield Sheet(self.table.game, self.table.config.lang, id="sheet")
+            with Vertical(id="side"):
+                yield Static(id="message")
+                panel = HintPanel(id="hint-panel")
+                panel.border_title = _("Hint: best options")
+                yield panel
+                yield EventLog(id="log", wrap=True, min_width=16, markup=False)
+        yield KeyBar(self.table.config.lang, id="keys")
+
+    def _button(self, label: str, action: str, variant: str = "default") -> Button:
+        button = Button(label, id=f"btn-{action}", compact=True, variant=variant)  # type: ignore[arg-type]
+        button.can_focus = False
+        button.action_name = action  # type: ignore[attr-defined]
+        return button
+
+    def on_mount(self) -> None:
+        self.query_one("#hint-panel").display = False
+        self.query_one(Sheet).reset_cursor()
+        game = self.table.game
+        if game.version:
+            self.log_line(self._("Game resumed: round {round}.").format(round=game.round))
+        self.refresh_table()
+        self.maybe_start_bots()
+
+    # --- drawing -------------------------------------------------------------------------
+
+    def refresh_table(self) -> None:
+        _ = self._
+        t, g = self.table, self.table.game
+        preset = t.config.preset
+        label = _("Preset")
+        top = f" [b]YACHT[/b]   {escape(label)}: {escape(preset)}   " + escape(
+            _("Round {round} of {rounds}").format(round=g.round, rounds=12)
+        )
+        if t.config.target is not None:
+            top += "   " + escape(_("Target: {target}").format(target=t.config.target))
+        self.put("#topbar", top)
+        self.query_one(DiceTray).show(g.dice, g.held, _("HELD"))
+        status = _("playing…") if t.bot_to_play else _("your turn")
+        left = "●" * g.rolls_left + "○" * g.rolls_used
+        rolls = escape(_("Rolls left: {n}").format(n=g.rolls_left))
+        turn = f"[b]▶ {escape(g.current_name)}[/b] · {escape(status)}\n{rolls}  {left}"
+        self.put("#turn-info", turn)
+        for button in self.query(Button):
+            action = getattr(button, "action_name", "")
+            if action == "undo":
+                button.display = t.config.undo
+            if action == "hint":
+                button.display = t.config.hints
+        self.query_one(Sheet).show()
+        if self.hint_visible:
+            self.update_hint()
+
+    def put(self, selector: str, markup: str, *, layout: bool = False) -> None:
+        """Update a text only when it changed (a redraw of the table is not free)."""
+        widget = self.query_one(selector, Static)
+        if getattr(widget, "markup_now", None) != markup:
+            widget.markup_now = markup  # type: ignore[attr-defined]
+            widget.update(markup, layout=layout)
+
+    def say(self, text: str) -> None:
+        """A notice for the player (a refusal, a prompt), above the log."""
+        self.put("#message", escape(text), layout=True)
+
+    def log_line(self, text: str) -> None:
+        self.query_one(EventLog).write(text)
+
+    # --- player input --------------------------------------------------------------------
+
+    def busy(self) -> bool:
+        """True (and says so) while a bot is on turn: people wait for it."""
+        if self.table.bot_to_play:
+            name = self.table.game.current_name
+            if self.bot_playing:
+                self.say(self._("Wait: {name} is playing.").format(name=name))
+            else:
+                self.say(self._("Press R to let {name} play.").format(name=name))
+            return True
+        return False
+
+    def do(self, action: Action) -> bool:
+        """Apply a player's action; say why not when it is refused."""
+        reason = self.table.refusal(action)
+        if reason is not None:
+            self.say(reason)
+            return False
+        try:
+            event = self.table.apply(action)
+        except GameError as e:
+            self.say(self.table.explain(e))
+            return False
+        self.say("")
+        if not isinstance(action, Hold):  # the dice show a person's holds; the log keeps the rest
+            self.log_line(self.table.describe(event))
+        self.after(event.points is not None or isinstance(action, Undo))
+        return True
+
+    def after(self, turn_changed: bool) -> None:
+        if turn_changed:
+            self.query_one(Sheet).reset_cursor()
+        self.refresh_table()
+        if self.table.game.finished:
+            self.finish()
+        else:
+            self.maybe_start_bots(after_human=turn_changed)
+
+    def action_hold(self, position: int) -> None:
+        if not self.busy():
+            self.do(self.table.toggle(position))
+
+    def action_roll(self) -> None:
+        if self.table.bot_to_play and not self.bot_playing:
+            self.start_bots()
+            return
+        if not self.busy():
+            self.do(Roll())
+
+    def action_cursor(self, delta: int) -> None:
+        self.query_one(Sheet).move(delta)
+
+    def action_score_selected(self) -> None:
+        self.choose(self.query_one(Sheet).selected)
+
+    def action_score(self, name: str) -> None:
+        category = Category.parse(name)
+        self.query_one(Sheet).select(category)
+        self.choose(category)
+
+    def choose(self, category: Category) -> None:
+        """Score a category; a zero asks first."""
+        if self.busy():
+            return
+        action = Score(category)
+        reason = self.table.refusal(action)
+        if reason is not None:
+            self.say(reason)
+            return
+        if self.table.game.potential(category) == 0:
+            question = self._("Score 0 in {category}? The box is then used up.").format(
+                category=self.table.label(category)
+            )
+
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.do(action)
+                else:
+                    self.say(self._("Not scored: choose another category."))
+
+            self.app.push_screen(ConfirmScreen(question, self.table.config.lang), answered)
+            return
+        self.do(action)
+
+    def action_undo(self) -> None:
+        if self.bot_playing:
+            self.busy()
+            return
+        self.do(Undo())
+
+    def action_hint(self) -> None:
+        if not self.table.config.hints:
+            self.say(self._("Hints are off for this game (an option on the setup screen)."))
+            return
+        self.hint_visible = not self.hint_visible
+        self.query_one("#hint-panel").display = self.hint_visible
+        if self.hint_visible:
+            self.hint_version = -1
+            self.update_hint()
+
+    def action_close_hint(self) -> None:
+        if self.hint_visible:
+            self.action_hint()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.table.config.lang))
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+    @on(DieSlot.Toggled)
+    def die_clicked(self, message: DieSlot.Toggled) -> None:
+        self.action_hold(message.position)
+
+    @on(SheetRow.Chosen)
+    def row_clicked(self, message: SheetRow.Chosen) -> None:
+        self.query_one(Sheet).select(message.category)
+        self.choose(message.category)
+
+    @on(Button.Pressed)
+    async def button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        await self.run_action(getattr(event.button, "action_name", ""))
+
+    # --- hints ---------------------------------------------------------------------------
+
+    def update_hint(self) -> None:
+        panel = self.query_one(HintPanel)
+        g = self.table.game
+        if self.table.bot_to_play or g.finished:
+            panel.show_text(self._("Hints are for people; the bot is on turn."))
+            return
+        if g.dice is None:
+            panel.show_text(self._("Roll first; the hint then weighs every keep and category."))
+            return
+        if self.hint_version == g.version:
+            return
+        self.hint_version = g.version
+        panel.show_text(self._("Thinking…"))
+        self.compute_hint(g.version)
+
+    @work(thread=True, exclusive=True, group="hint")
+    def compute_hint(self, version: int) -> None:
+        from yacht.strategy import hint_for_view
+
+        hint = hint_for_view(self.table.game.view(), self.table.config.target)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._show_hint, version, hint)
+
+    def _show_hint(self, version: int, hint: object) -> None:
+        if version == self.table.game.version and self.hint_visible:
+            self.query_one(HintPanel).show_hint(self.table, hint)  # type: ignore[arg-type]
+
+    # --- bots and the end ----------------------------------------------------------------
+
+    def maybe_start_bots(self, *, after_human: bool = False) -> None:
+        t = self.table
+        if not t.bot_to_play or self.bot_playing:
+            return
+        last = t.game.events[-1] if t.game.events else None
+        if after_human and t.config.undo and last is not None and last.player not in t.bots:
+            name = t.game.current_name
+            self.say(
+                self._("Press R to let {name} play (U takes your score back).").format(name=name)
+            )
+            return
+        self.start_bots()
+
+    def start_bots(self) -> None:
+        self.bot_playing = True
+        self.say("")
+        self.refresh_table()
+        self.play_bots()
+
+    @work(exclusive=True, group="bots")
+    async def play_bots(self) -> None:
+        t = self.table
+        try:
+            while t.bot_to_play:
+                await asyncio.sleep(self.bot_delay)
+                action = await asyncio.to_thread(t.bot_action)
+                event = t.apply(action)
+                self.log_line(t.describe(event))
+                if event.points is not None:
+                    self.query_one(Sheet).reset_cursor()
+                self.refresh_table()
+        finally:
+            self.bot_playing = False
+        self.refresh_table()
+        if t.game.finished:
+            self.finish()
+
+    def finish(self) -> None:
+        from yacht.tui.screens.end import EndScreen
+
+        self.app.switch_screen(EndScreen(self.table))

@@ -1,0 +1,173 @@
+"""The score sheet: twelve category rows, a column per player, the bonus row when the preset
+has one, and a total row. Open boxes of the player on turn show what the dice would score
+there, in parentheses. A row is chosen by clicking it, by its letter key, or with the cursor
+(arrows) and Enter."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.events import Click
+from textual.markup import escape
+from textual.message import Message
+from textual.widgets import Static
+
+from yacht.game import Game
+from yacht.i18n import category_label
+from yacht.rules import CATEGORIES, UPPER_CATEGORIES, Category
+from yacht.tui.text import gettext_for
+
+__all__ = ["CATEGORY_KEYS", "Sheet", "SheetRow", "column_width"]
+
+CATEGORY_KEYS: dict[Category, str] = dict(zip(CATEGORIES, "abcdefgijklm", strict=True))
+"""The letter that scores each category (h is the hint key, so it is skipped)."""
+
+KEY_WIDTH = 3
+LABEL_WIDTH = 16
+
+
+def column_width(name: str, players: int) -> int:
+    """Width of a player's column: the name, clipped so six players fit in 80 columns."""
+    widest = 12 if players <= 3 else 7
+    return max(6, min(len(name) + 2, widest))
+
+
+class SheetRow(Static):
+    """One line of the sheet: key, label, then a cell per player (one widget, so a click
+    anywhere on it chooses the row)."""
+
+    class Chosen(Message):
+        def __init__(self, category: Category) -> None:
+            super().__init__()
+            self.category = category
+
+    def __init__(self, category: Category | None, *, classes: str, row_id: str) -> None:
+        super().__init__("", classes=f"sheet-row {classes}", id=row_id)
+        self.category = category
+        self.markup_now = ""
+
+    def show(self, markup: str) -> None:
+        if markup != self.markup_now:  # redraw only what changed: the sheet has many rows
+            self.markup_now = markup
+            self.update(markup, layout=False)
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        if self.category is not None:
+            self.post_message(self.Chosen(self.category))
+
+
+class Sheet(Vertical):
+    """The sheet of every player, redrawn from the game by :meth:`show`."""
+
+    def __init__(
+        self, game: Game, lang: str, *, id: str | None = None, show_cursor: bool = True
+    ) -> None:
+        super().__init__(id=id)
+        self.game = game
+        self.lang = lang
+        self.cursor = 0
+        self.show_cursor = show_cursor
+        n = len(game.players)
+        self.widths = [column_width(name, n) for name in game.players]
+
+    def _row(self, category: Category | None, kind: str, row_id: str) -> SheetRow:
+        row = SheetRow(category, classes=kind, row_id=row_id)
+        row.styles.width = KEY_WIDTH + LABEL_WIDTH + sum(self.widths)
+        return row
+
+    def compose(self) -> ComposeResult:
+        yield self._row(None, "header", "row-header")
+        for category in CATEGORIES:
+            yield self._row(category, "category", f"row-{category.value}")
+            if self.game.rules.upper_bonus is not None and category is UPPER_CATEGORIES[-1]:
+                yield self._row(None, "bonus", "row-bonus")
+        yield self._row(None, "total", "row-total")
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.show)  # is_mounted is only true after this handler
+
+    # --- cursor ----------------------------------------------------------------------------
+
+    @property
+    def selected(self) -> Category:
+        return CATEGORIES[self.cursor]
+
+    def move(self, delta: int) -> None:
+        """Move the cursor to the next open category of the player on turn (wrapping)."""
+        sheet = self.game.sheet(self.game.current)
+        for step in range(1, len(CATEGORIES) + 1):
+            index = (self.cursor + delta * step) % len(CATEGORIES)
+            if CATEGORIES[index] not in sheet:
+                self.cursor = index
+                break
+        self.show()
+
+    def select(self, category: Category) -> None:
+        self.cursor = category.index
+        self.show()
+
+    def reset_cursor(self) -> None:
+        """Put the cursor on the first open category of the player on turn."""
+        sheet = self.game.sheet(self.game.current)
+        self.cursor = next((c.index for c in CATEGORIES if c not in sheet), 0)
+        self.show()
+
+    # --- drawing ---------------------------------------------------------------------------
+
+    def _line(self, key: str, label: str, cells: list[str], *, head: bool = False) -> str:
+        """Markup of one row. A cell in parentheses (a potential score) is in italics; the
+        column of the player on turn is tinted."""
+        g = self.game
+        parts = [escape(key.ljust(KEY_WIDTH)), escape(label[:LABEL_WIDTH].ljust(LABEL_WIDTH))]
+        for p, text in enumerate(cells):
+            padded = escape(text.rjust(self.widths[p] - 1) + " ")
+            style = "i $text-muted" if text.startswith("(") else ""
+            if p == g.current and not g.finished:
+                style += " on $primary" if head else " on $primary 25%"
+            parts.append(f"[{style.strip()}]{padded}[/]" if style else padded)
+        return "".join(parts)
+
+    def _put(self, row_id: str, markup: str) -> SheetRow:
+        row = self.query_one(f"#{row_id}", SheetRow)
+        row.show(markup)
+        return row
+
+    def show(self) -> None:
+        """Redraw every row from the game."""
+        if not self.is_mounted:
+            return
+        _ = gettext_for(self.lang)
+        g = self.game
+        names = []
+        for p, name in enumerate(g.players):
+            mark = "▶" if p == g.current and not g.finished else " "
+            names.append(mark + name[: self.widths[p] - 2])
+        self._put("row-header", self._line("", _("Category"), names, head=True))
+        own = g.sheet(g.current)
+        for category in CATEGORIES:
+            cells = []
+            for p in range(len(g.players)):
+                filled = g.sheet(p).get(category)
+                if filled is not None:
+                    cells.append(str(filled))
+                elif p == g.current and g.dice is not None:
+                    cells.append(f"({g.potential(category)})")
+                else:
+                    cells.append("")
+            here = self.show_cursor and category.index == self.cursor and not g.finished
+            key = ("▸" if here else " ") + CATEGORY_KEYS[category]
+            label = category_label(category, self.lang)
+            row = self._put(f"row-{category.value}", self._line(key, label, cells))
+            row.set_class(here, "-cursor")
+            row.set_class(category in own, "-filled")
+        bonus = g.rules.upper_bonus
+        if bonus is not None:
+            cells = []
+            for p in range(len(g.players)):
+                upper = sum(g.sheet(p).get(c, 0) for c in UPPER_CATEGORIES)
+                earned = g.rules.bonus(upper)
+                cells.append(str(earned) if earned else f"{upper}/{bonus.threshold}")
+            label = _("Bonus +{points}").format(points=bonus.points)
+            self._put("row-bonus", self._line("", label, cells))
+        self._put("row-total", self._line("", _("Total"), [str(t) for t in g.totals]))

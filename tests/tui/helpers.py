@@ -1,0 +1,80 @@
+"""Driving the app in tests: wait for bots and hints, read widgets, play turns."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from yacht.bots import make_bot
+from yacht.dice import ScriptedDice
+from yacht.game import Game
+from yacht.rules import CATEGORIES, Category
+from yacht.tui.app import YachtApp
+from yacht.tui.saves import write_save
+from yacht.tui.seats import Seat, TableConfig
+from yacht.tui.widgets.sheet import CATEGORY_KEYS
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Let bots, hints and reviews finish, then let the screen catch up."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def text_of(app: YachtApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def game_of(app: YachtApp) -> Game:
+    assert app.table is not None
+    return app.table.game
+
+
+def pick(game: Game) -> tuple[Category, bool]:
+    """The first open category that scores now (else the first open one, a zero)."""
+    open_ = [c for c in CATEGORIES if c not in game.sheet(game.current)]
+    scoring = [c for c in open_ if (game.potential(c) or 0) > 0]
+    return (scoring[0], False) if scoring else (open_[0], True)
+
+
+async def plain_turn(pilot: Pilot[None], app: YachtApp) -> None:
+    """A person's whole turn by keys: roll once, then score by letter (confirming a zero)."""
+    await pilot.press("r")
+    category, zero = pick(game_of(app))
+    await pilot.press(CATEGORY_KEYS[category])
+    if zero:
+        await pilot.press("y")
+    await settle(pilot)
+
+
+def bots_game(config: TableConfig, faces: list[int], *, actions_short: int = 0) -> Game:
+    """A game of ``config`` played by medium bots on every seat through the engine, stopped
+    ``actions_short`` actions before its end."""
+    game = Game(config.names, config.preset, ScriptedDice(faces), undo=config.undo)
+    bots = [make_bot("medium") for _ in config.seats]
+    rng = random.Random(1)
+    history = []
+    while not game.finished:
+        action = bots[game.current].act(game.view(), rng)
+        history.append(action)
+        game.apply(action)
+    if actions_short:
+        game = Game(config.names, config.preset, ScriptedDice(faces), undo=config.undo)
+        for action in history[:-actions_short]:
+            game.apply(action)
+    return game
+
+
+def saved_app(folder: Path, config: TableConfig, game: Game, *, bot_delay: float = 0) -> YachtApp:
+    """An app that opens ``game`` as the saved game in progress."""
+    write_save(folder, config, game)
+    return YachtApp(data_dir=folder, bot_delay=bot_delay, resume=True, lang=config.lang)
+
+
+def two_humans(lang: str = "en") -> TableConfig:
+    return TableConfig((Seat("Ann"), Seat("Bob")), lang=lang)
