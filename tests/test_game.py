@@ -55,7 +55,7 @@ def play_out(g: Game) -> None:
 
 
 def test_a_turn_rolls_holds_and_scores() -> None:
-    g = Game(["Ann", "Bob"], dice=ScriptedDice([6, 6, 2, 3, 6, 6, 1, 4, 5, 2, 3, 4, 5]))
+    g = Game(["Ann", "Bob"], dice=ScriptedDice([6, 6, 2, 3, 6, 6, 1, 4, 5, 2, 3, 4, 5, 6, 6, 6, 6]))
     assert (g.phase, g.current, g.round, g.dice, g.rolls_left) == (Phase.ROLL, 0, 1, None, 3)
     assert g.legal_actions() == [Roll()]
     event = g.apply("roll")
@@ -86,7 +86,14 @@ def test_a_turn_rolls_holds_and_scores() -> None:
     assert g.sheet(0) == {Category.LITTLE_STRAIGHT: 0}
     view = g.view()
     assert (view.player, view.dice, view.rolls_left, view.banked) == (1, None, 3, 0)
-    assert [str(e.action) for e in g.events] == [
+    assert view.sheets[0] == {Category.LITTLE_STRAIGHT: 0} and view.open_categories == list(
+        CATEGORIES
+    )
+    g.apply("roll")
+    g.apply("score sixes")
+    assert view.sheet == {} and view.used == frozenset()  # a snapshot: later play leaves it be
+    assert g.view().sheets[1] == {Category.SIXES: g.sheet(1)[Category.SIXES]}
+    assert [str(e.action) for e in g.events][:6] == [
         "roll",
         "hold 1 2 5",
         "roll",

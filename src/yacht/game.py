@@ -228,11 +228,13 @@ class Game:
         return [i for i, t in enumerate(self.totals) if t == best]
 
     def view(self) -> TurnView:
+        """A snapshot for the current player: later actions do not change it."""
+        sheets = tuple(MappingProxyType(dict(s)) for s in self._sheets)
         return TurnView(
             self.rules,
             self.current,
-            self.sheet(self.current),
-            self.sheets,
+            sheets[self.current],
+            sheets,
             self._dice,
             self._held,
             self._rolls,
