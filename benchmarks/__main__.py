@@ -2,7 +2,10 @@
 
 import importlib
 
-MODULES: tuple[str, ...] = ("benchmarks.openspiel",)
+MODULES: tuple[str, ...] = (
+    "benchmarks.core",
+    "benchmarks.openspiel",
+)
 
 for name in MODULES:
     importlib.import_module(name).main()

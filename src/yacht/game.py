@@ -63,6 +63,8 @@ MAX_PLAYERS = 6
 FORMAT_VERSION = 1
 START_RULES = ("seat", "roll-off", "random")
 _REQUIRED: Any = object()
+_HOLDS = tuple(Hold(ps) for n in range(6) for ps in combinations(range(1, 6), n))
+_SCORES = tuple(Score(c) for c in CATEGORIES)
 
 
 class Phase(enum.Enum):
@@ -279,8 +281,9 @@ class Game:
             out.append(Roll())
         if self._dice is not None:
             if self.rolls_left > 0:
-                out.extend(Hold(ps) for n in range(6) for ps in combinations(range(1, 6), n))
-            out.extend(Score(c) for c in CATEGORIES if c not in self._sheets[self.current])
+                out.extend(_HOLDS)
+            sheet = self._sheets[self.current]
+            out.extend(s for s in _SCORES if s.category not in sheet)
         return out
 
     def apply(self, action: Action | str, *, player: int | None = None) -> Event:

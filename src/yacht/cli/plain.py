@@ -106,7 +106,7 @@ class PlainGame:
         _ = self._
         g = self.game
         echo = not inp.isatty()  # over a pipe, echo each command so the output reads as a session
-        if g.start_rolls:
+        if g.start_rolls and len(g.players) > 1:
             out.write(_("{name} starts.").format(name=g.current_name) + "\n")
         show_sheet = True
         while not g.finished:

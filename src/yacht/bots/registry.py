@@ -1,0 +1,45 @@
+"""Bots by name: :func:`make_bot`, :data:`BOT_NAMES`, and the levels' temperatures."""
+
+from __future__ import annotations
+
+from yacht.bots.base import Bot
+from yacht.bots.basic import GreedyBot, RandomBot
+from yacht.bots.solver import NoisyBot, OptimalBot, TargetBot
+
+__all__ = ["BOT_LEVELS", "BOT_NAMES", "make_bot"]
+
+BOT_LEVELS: dict[str, float] = {"easy": 1.75, "medium": 0.9, "hard": 0.5}
+"""Softmax temperature (in points) of each level; measured means are in the README."""
+
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "easy", "medium", "hard", "optimal")
+"""Every plain bot name, weakest first; ``target:T`` (T a whole number) is accepted too."""
+
+
+def make_bot(name: str) -> Bot:
+    """A new bot by name.
+
+    >>> make_bot("optimal").name
+    'optimal'
+    >>> make_bot("target:150").name
+    'target:150'
+    >>> make_bot("grandmaster")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot: 'grandmaster' (known: random, greedy, easy, medium, hard, ...)
+    """
+    key = name.strip().lower() if isinstance(name, str) else name
+    if key == "random":
+        return RandomBot()
+    if key == "greedy":
+        return GreedyBot()
+    if key == "optimal":
+        return OptimalBot()
+    if key in BOT_LEVELS:
+        return NoisyBot(key, BOT_LEVELS[key])
+    if isinstance(key, str) and key.startswith("target:"):
+        text = key.removeprefix("target:")
+        if not text.isdigit():
+            raise ValueError(f"bad bot name: {name!r} (target:T needs a whole number T >= 0)")
+        return TargetBot(int(text))
+    known = ", ".join((*BOT_NAMES, "target:T"))
+    raise ValueError(f"unknown bot: {name!r} (known: {known})")
