@@ -207,3 +207,9 @@ def test_help_is_there_for_every_command() -> None:
         done = yacht(*args)
         assert done.returncode == 0 and done.stdout.startswith("usage: yacht")
     assert "pisteytä viisi noppaa kategoriaan" in yacht("--help", lang="fi").stdout
+
+
+def test_lang_accepts_locale_spellings(capsys: pytest.CaptureFixture[str]) -> None:
+    for spelling in ("nb_NO.UTF-8", "no", "NB"):
+        status, out, _ = run(["rules", "--lang", spelling], capsys)
+        assert status == 0 and out.startswith("Yacht: regelvarianten 'traditional'")

@@ -25,6 +25,7 @@ __all__ = [
     "N_",
     "category_label",
     "detect_language",
+    "language_code",
     "translator",
 ]
 
@@ -58,6 +59,22 @@ def _normalise(lang: str) -> str:
     return {"no": "nb", "nn": "nb"}.get(code, code)
 
 
+def language_code(lang: str) -> str:
+    """The catalog code for a language name as users and locales write it.
+
+    >>> language_code("nb_NO.UTF-8"), language_code("no"), language_code("FI")
+    ('nb', 'nb', 'fi')
+    >>> language_code("de")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown language 'de' (known: en, fi, bg, nb)
+    """
+    code = _normalise(lang)
+    if code not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r} (known: {', '.join(LANGUAGES)})")
+    return code
+
+
 @cache
 def translator(lang: str = "en", domain: str = "yacht") -> gettext.NullTranslations:
     """The translations for a language code (en, fi, bg, nb; no/nn map to nb).
@@ -65,10 +82,7 @@ def translator(lang: str = "en", domain: str = "yacht") -> gettext.NullTranslati
     Each face keeps its own gettext domain (``yacht`` for the core and CLI, ``yacht_tui``,
     ``yacht_web``), so its catalogs can change without touching the others'.
     """
-    code = _normalise(lang)
-    if code not in LANGUAGES:
-        known = ", ".join(LANGUAGES)
-        raise ValueError(f"unknown language {lang!r} (known: {known})")
+    code = language_code(lang)
     if code == "en":
         return gettext.NullTranslations()
     return gettext.translation(domain, localedir=_LOCALE_DIR, languages=[code])

@@ -14,7 +14,7 @@ from typing import Any
 from yacht.cli import CommandError
 from yacht.dice import ROLLS
 from yacht.game import MAX_PLAYERS, MAX_ROLLS
-from yacht.i18n import LANGUAGES, category_label, detect_language, translator
+from yacht.i18n import LANGUAGES, category_label, detect_language, language_code, translator
 from yacht.rules import CATEGORIES, Category, Rules, RulesError, preset_names, rules_by_name
 
 __all__ = ["parse_category", "parse_faces", "parse_language", "parse_preset", "register"]
@@ -85,15 +85,15 @@ def parse_language(lang: str | None) -> str:
     """A language code from --lang, or the user's language when it is not given."""
     if lang is None:
         return detect_language()
-    code = lang.strip().lower()
-    if code not in LANGUAGES:
+    try:
+        return language_code(lang)
+    except ValueError:
         _ = translator(detect_language()).gettext
         raise CommandError(
             _("unknown language {lang!r} (one of: {langs})").format(
                 lang=lang, langs=", ".join(LANGUAGES)
             )
-        )
-    return code
+        ) from None
 
 
 def cmd_score(args: argparse.Namespace) -> int:
