@@ -5,6 +5,7 @@ from collections.abc import Iterator
 import pytest
 
 from yacht.strategy.cache import ENV_VAR
+from yacht.strategy.target import TargetTable, target_table
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -13,3 +14,10 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(ENV_VAR, path)
         yield path
+
+
+@pytest.fixture(scope="session")
+def targets(cache_dir: str) -> TargetTable:
+    """The traditional target table up to 150 points needed, built once for every test that
+    asks for a target at most that high (the tables answer smaller targets too)."""
+    return target_table("traditional", 150)

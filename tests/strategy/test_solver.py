@@ -1,11 +1,18 @@
 """The solver's exact values: published figures computed here, not stored."""
 
+from pathlib import Path
+
+import numpy as np
 import pytest
 
+from yacht.dice import KEEPS
 from yacht.rules import CATEGORIES, Category, rules_by_name
-from yacht.strategy import solve
+from yacht.strategy import solve, solver
+from yacht.strategy.cache import cache_dir
 from yacht.strategy.solver import build_values
-from yacht.strategy.tables import score_table
+from yacht.strategy.tables import ROLL_INDEX, ROLL_KEEP, score_table
+
+from . import brute
 
 
 def test_traditional_expected_score_matches_the_published_figure() -> None:
@@ -19,6 +26,28 @@ def test_clubhouse_expected_score_matches_the_published_figure() -> None:
     assert solve("clubhouse").expected == pytest.approx(191.774369, abs=1e-6)
 
 
+@pytest.mark.parametrize("preset", ["all-dice-four", "knizia"])
+def test_other_presets_score_more_than_traditional(preset: str) -> None:
+    # Four of a Kind counting all five dice can only add points.
+    assert solve(preset).expected > solve("traditional").expected + 2
+
+
+def test_small_positions_agree_with_a_brute_force_from_the_rules() -> None:
+    rules = rules_by_name("traditional")
+    open_ = [Category.YACHT, Category.CHOICE, Category.FOURS]
+    used = [c for c in CATEGORIES if c not in open_]
+    assert solve(rules).value(used) == pytest.approx(brute.value(rules, open_), abs=1e-9)
+
+
+def test_bonus_positions_agree_with_a_brute_force_from_the_rules() -> None:
+    rules = rules_by_name("clubhouse")
+    open_ = [Category.SIXES, Category.CHOICE]
+    used = [c for c in CATEGORIES if c not in open_]
+    for upper in (45, 63, 70):
+        expected = brute.value(rules, open_, upper)
+        assert solve(rules).value(used, upper) == pytest.approx(expected, abs=1e-9)
+
+
 def test_full_sheet_is_worth_nothing_and_values_fall_as_categories_fill() -> None:
     s = solve("traditional")
     assert s.value(frozenset(CATEGORIES)) == 0.0
@@ -26,8 +55,40 @@ def test_full_sheet_is_worth_nothing_and_values_fall_as_categories_fill() -> Non
     assert s.value(1 << Category.YACHT.index) == s.value(["yacht"])
 
 
-def test_impossible_upper_subtotal_is_rejected() -> None:
+def test_impossible_upper_subtotal_and_bad_masks_are_rejected() -> None:
     s = solve("clubhouse")
     with pytest.raises(ValueError, match="upper subtotal 7 is impossible with ones used"):
         s.value(["ones"], upper=7)
+    with pytest.raises(ValueError, match=r"outside 0\.\.4095"):
+        s.value(4096)
+    with pytest.raises(ValueError, match="unknown category"):
+        s.value(["bonus"])
     assert s.value(["ones"], upper=5) > s.value(["ones"], upper=0)
+
+
+def test_turn_policy_stops_on_a_yacht_and_keeps_four_of_a_kind() -> None:
+    s = solve("traditional")
+    policy = s.turn_policy([])
+    yacht, four = ROLL_INDEX[(6, 6, 6, 6, 6)], ROLL_INDEX[(1, 6, 6, 6, 6)]
+    assert policy.keep2[yacht] == ROLL_KEEP + yacht
+    assert CATEGORIES[policy.category[yacht]] is Category.YACHT
+    assert KEEPS[policy.keep2[four]] == (6, 6, 6, 6)
+    many = s.turn_policies(np.array([0, 1 << Category.YACHT.index]), np.array([0, 0]))
+    assert many.keep2.shape == (252, 2)
+    assert (many.keep2[:, 0] == policy.keep2).all()
+    assert CATEGORIES[many.category[yacht, 1]] is not Category.YACHT
+
+
+def test_corrupt_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("YACHT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(solver, "_SOLVED", {})
+    first = solve("traditional")
+    files = list(cache_dir().glob("values-*.npz"))
+    assert len(files) == 1
+    files[0].write_bytes(b"not a table")
+    monkeypatch.setattr(solver, "_SOLVED", {})
+    again = solve("traditional")
+    assert again.expected == first.expected
+    assert files[0].read_bytes() != b"not a table"
+    monkeypatch.setattr(solver, "_SOLVED", {})
+    assert solve("traditional").seconds == again.seconds  # read back from the cache

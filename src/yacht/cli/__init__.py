@@ -15,6 +15,7 @@ __all__ = ["COMMANDS", "CommandError", "main"]
 COMMANDS: tuple[str, ...] = (
     "yacht.cli.core",  # score, rules
     "yacht.cli.plain",  # play
+    "yacht.cli.strategy",  # solve, hint, distribution
     "yacht.cli.bots",  # simulate, review
     "yacht.cli.tui",  # history, replay
 )

@@ -25,10 +25,10 @@ from typing import Any
 from yacht.game import TurnView
 from yacht.rules import CATEGORIES, Category, Rules, rules_by_name, validate_dice
 from yacht.strategy.solver import FULL, Solution, category_values, solve
-from yacht.strategy.tables import F64, KEEP_INDEX, KEEP_START, ROLL_INDEX, ScoreTable
-from yacht.strategy.turn import keep_values, roll_values, stop_values
+from yacht.strategy.tables import KEEP_INDEX, KEEP_START, ROLL_INDEX, ScoreTable
+from yacht.strategy.turn import TurnArrays, turn_arrays
 
-__all__ = ["Hint", "Option", "hint", "hint_for_view"]
+__all__ = ["Hint", "Option", "hint", "hint_for_view", "option_rows"]
 
 MAX_ROLLS_LEFT = 2
 
@@ -104,24 +104,6 @@ def _keeps_of(roll: tuple[int, ...]) -> list[tuple[int, ...]]:
 _ROLL_KEEPS = {roll: _keeps_of(roll) for roll in ROLL_INDEX}
 
 
-@dataclass(frozen=True, eq=False)
-class TurnArrays:
-    """One turn-start state's arrays (one column): per category the value of scoring each
-    distinct score, every keep's value with 1 and 2 rolls left."""
-
-    by_category: list[F64 | None]
-    keeps1: list[F64]
-    keeps2: list[F64]
-
-
-def turn_arrays(table: ScoreTable, by_category: list[F64 | None]) -> TurnArrays:
-    """Keep values of one turn from its per-category values (see :func:`stop_values`)."""
-    stop = stop_values(table, by_category)
-    keeps1 = keep_values(stop)
-    keeps2 = keep_values(roll_values(stop, keeps1))
-    return TurnArrays(by_category, keeps1, keeps2)
-
-
 @functools.lru_cache(maxsize=8192)
 def _expected_turn(solution: Solution, mask: int, upper: int) -> TurnArrays:
     import numpy as np
@@ -132,7 +114,7 @@ def _expected_turn(solution: Solution, mask: int, upper: int) -> TurnArrays:
     return turn_arrays(solution.table, by_category)
 
 
-def _options(
+def option_rows(
     arrays: TurnArrays, table: ScoreTable, mask: int, roll: tuple[int, ...], rolls_left: int
 ) -> list[tuple[str, tuple[int, ...] | None, Category | None, int | None, float]]:
     r = ROLL_INDEX[roll]
@@ -183,7 +165,7 @@ def hint(
     mask, up = solution.state(used, upper)
     if mask == FULL:
         raise ValueError("all categories are used: there is nothing left to score")
-    rows = _options(_expected_turn(solution, mask, up), solution.table, mask, roll, rolls_left)
+    rows = option_rows(_expected_turn(solution, mask, up), solution.table, mask, roll, rolls_left)
     chances: list[float | None] = [None] * len(rows)
     if target is not None:
         from yacht.strategy.target import option_probabilities

@@ -46,7 +46,7 @@ __all__ = [
 FULL = (1 << len(CATEGORIES)) - 1
 """The used-mask of a full sheet."""
 
-CHUNK = 2048
+CHUNK = 512
 """Columns (states) computed together: large enough for numpy, small enough for the cache."""
 
 _FORMAT = 1

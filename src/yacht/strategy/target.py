@@ -1,10 +1,259 @@
-"""Target play: the best chance of a final total of at least T (being built)."""
+"""Target play: the policy that maximises P(final total >= T), for every T at once.
+
+The table holds, for every reachable turn-start state and every number of points still
+needed n (1 up to the most the state can still score), the best probability of scoring at
+least n more points. Needing 0 or fewer is certain; needing more than the most is hopeless.
+A turn is the same computation as for expected points (:mod:`yacht.strategy.turn`), with
+"the value after scoring" being the probability from the next state with fewer points needed.
+
+>>> target_probability("traditional", [], 0), target_probability("traditional", [], 298)
+(1.0, 0.0)
+"""
 
 from __future__ import annotations
 
-from yacht.rules import Rules
+import functools
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
-__all__ = ["option_probabilities"]
+import numpy as np
+
+from yacht.rules import CATEGORIES, Category, Rules, rules_by_name
+from yacht.strategy import cache
+from yacht.strategy.solver import FULL, TurnPolicy, layers, solve
+from yacht.strategy.tables import F64, I64, ScoreTable, score_table
+from yacht.strategy.turn import (
+    TurnArrays,
+    best_categories,
+    best_keeps,
+    keep_values,
+    roll_values,
+    stop_values,
+    turn_arrays,
+    turn_value,
+)
+
+__all__ = [
+    "TargetTable",
+    "option_probabilities",
+    "target_probability",
+    "target_table",
+]
+
+CHUNK = 512
+_FORMAT = 1
+
+
+@dataclass(frozen=True, eq=False)
+class TargetTable:
+    """Best probabilities of reaching a number of points, for every state.
+
+    ``limit``: the most points needed the table answers for (the preset's best total when
+    it is complete). ``seconds``: the time it took to build.
+    """
+
+    rules: Rules
+    table: ScoreTable = field(repr=False)
+    limit: int
+    offsets: I64 = field(repr=False)
+    most: I64 = field(repr=False)
+    cells: F64 = field(repr=False)
+    seconds: float
+
+    def state(
+        self, used: Iterable[Category | str] | int, needed: int, upper: int = 0
+    ) -> tuple[int, int, int]:
+        """``(mask, tracked upper, needed)``, checked: the table must reach ``needed``."""
+        mask, up = solve(self.rules).state(used, upper)
+        if isinstance(needed, bool) or not isinstance(needed, int):
+            raise ValueError(f"points needed must be a whole number, got {needed!r}")
+        if needed > self.limit and needed <= self.most[mask, up]:
+            raise ValueError(f"this target table answers up to {self.limit} points needed")
+        return mask, up, needed
+
+    def probability(
+        self, used: Iterable[Category | str] | int, needed: int, upper: int = 0
+    ) -> float:
+        """The best P(scoring at least ``needed`` more points) from a turn's start."""
+        mask, up, n = self.state(used, needed, upper)
+        if n <= 0:
+            return 1.0
+        if n > self.most[mask, up]:
+            return 0.0
+        return float(self.cells[self.offsets[mask, up] + n])
+
+    def category_values(self, masks: I64, uppers: I64, needed: I64) -> list[F64 | None]:
+        """Per category, per distinct score: the best probability after scoring it (-inf
+        where the category is filled), for the columns ``(masks, uppers, needed)``."""
+        return _category_values(self, masks, uppers, needed)
+
+    def turn_policies(self, masks: I64, uppers: I64, needed: I64) -> TurnPolicy:
+        """The target policy of one turn for many columns (arrays ``[roll, column]``)."""
+        m, u, n = (np.asarray(a, dtype=np.int64) for a in (masks, uppers, needed))
+        by_category = self.category_values(m, u, n)
+        stop = stop_values(self.table, by_category)
+        keeps1 = keep_values(stop)
+        keeps2 = keep_values(roll_values(stop, keeps1))
+        return TurnPolicy(
+            keep2=best_keeps(stop, keeps2),
+            keep1=best_keeps(stop, keeps1),
+            category=best_categories(self.table, by_category),
+        )
+
+    def turn_policy(
+        self, used: Iterable[Category | str] | int, upper: int, needed: int
+    ) -> TurnPolicy:
+        """The target policy for every roll of one turn (see :class:`TurnPolicy`)."""
+        mask, up, n = self.state(used, needed, upper)
+        if mask == FULL:
+            raise ValueError("every category is filled: there is no turn to play")
+        many = self.turn_policies(np.array([mask]), np.array([up]), np.array([n]))
+        return TurnPolicy(many.keep2[:, 0], many.keep1[:, 0], many.category[:, 0])
+
+
+def _category_values(
+    t: TargetTable | _Partial, masks: I64, uppers: I64, needed: I64
+) -> list[F64 | None]:
+    out: list[F64 | None] = []
+    for c in range(len(CATEGORIES)):
+        bit = 1 << c
+        open_ = (masks & bit) == 0
+        if not open_.any():
+            out.append(None)
+            continue
+        pts = t.table.values[c][:, None]
+        after = (masks | bit)[None, :]
+        raised = t.table.raise_upper(uppers[None, :], c, pts)
+        rest = needed[None, :] - pts - t.table.bonus_gain(uppers[None, :], c, pts)
+        top = np.minimum(t.most[after, raised], t.limit) + 1
+        g = t.cells[t.offsets[after, raised] + np.clip(rest, 0, top)]
+        if not open_.all():
+            g[:, ~open_] = -np.inf
+        out.append(g)
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class _Partial:
+    """A target table being built (what :func:`_category_values` reads)."""
+
+    table: ScoreTable
+    limit: int
+    offsets: I64
+    most: I64
+    cells: F64
+
+
+def layout(table: ScoreTable, limit: int) -> tuple[I64, I64, int]:
+    """``(offsets, most, size)``: where each state's cells start in the flat table, the most
+    points it can still score, and the table's size. A state has cells for needing 0 (always
+    1) up to ``min(most, limit)`` points, then one cell holding 0 (needing more than most)."""
+    n_cat = len(CATEGORIES)
+    masks = np.arange(FULL + 1)
+    open_ = (masks[:, None] >> np.arange(n_cat)) & 1 == 0
+    best = np.array(table.best)
+    room = (open_ * best).sum(axis=1)
+    upper_room = (open_ * (best * np.array(table.counts_upper))).sum(axis=1)
+    ups = np.arange(table.uppers)
+    bonus = (ups[None, :] < table.cap) & (ups[None, :] + upper_room[:, None] >= table.cap)
+    most = room[:, None] + table.bonus * bonus
+    reach = table.reachable()
+    lengths = np.where(reach, np.minimum(most, limit) + 2, 0)
+    ends = np.cumsum(lengths.ravel())
+    offsets = np.where(reach, (ends - lengths.ravel()).reshape(lengths.shape), 0)
+    return offsets.astype(np.int64), most.astype(np.int64), int(ends[-1])
+
+
+def build_cells(table: ScoreTable, limit: int) -> F64:
+    """Every reachable state's best probabilities of needing 0..min(most, limit) points."""
+    offsets, most, size = layout(table, limit)
+    cells = np.zeros(size, dtype=np.float64)
+    reach = table.reachable()
+    cells[offsets[reach]] = 1.0
+    partial = _Partial(table, limit, offsets, most, cells)
+    for n_used in range(len(CATEGORIES) - 1, -1, -1):
+        masks = layers()[n_used]
+        row, up = np.nonzero(reach[masks])
+        sm = masks[row]
+        counts = np.minimum(most[sm, up], limit)
+        cm, cu = np.repeat(sm, counts), np.repeat(up, counts)
+        cn = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts) + 1
+        for lo in range(0, cm.size, CHUNK):
+            m, u, n = cm[lo : lo + CHUNK], cu[lo : lo + CHUNK], cn[lo : lo + CHUNK]
+            stop = stop_values(table, _category_values(partial, m, u, n))
+            cells[offsets[m, u] + n] = turn_value(stop)
+    return cells
+
+
+_TABLES: dict[str, TargetTable] = {}
+
+
+def target_table(
+    rules: Rules | str, needed: int | None = None, *, use_cache: bool = True
+) -> TargetTable:
+    """The target table of a preset, answering up to ``needed`` points needed (default: any).
+
+    Built on first use, kept in memory and cached on disk like :func:`yacht.strategy.solve`.
+    """
+    preset = rules_by_name(rules)
+    table = score_table(preset)
+    full = int(table.most_to_come(0, 0))
+    limit = full if needed is None else max(0, min(int(needed), full))
+    fp = preset.fingerprint()
+    known = _TABLES.get(fp)
+    if use_cache and known is not None and known.limit >= limit:
+        return known if known.rules is preset else _rename(known, preset)
+    stored = None
+    for size_limit in dict.fromkeys((full, limit)) if use_cache else ():
+        offsets, most, size = layout(table, size_limit)
+        stored = cache.load(f"target-{fp}-{size_limit}-v{_FORMAT}", shape=(size,))
+        if stored is not None:
+            limit = size_limit
+            break
+    if stored is not None:
+        cells, seconds = stored.array, stored.seconds
+    else:
+        offsets, most, _ = layout(table, limit)
+        start = time.perf_counter()
+        cells = build_cells(table, limit)
+        seconds = time.perf_counter() - start
+        if use_cache:
+            cache.store(f"target-{fp}-{limit}-v{_FORMAT}", cells, seconds)
+    result = TargetTable(preset, table, limit, offsets, most, cells, seconds)
+    if use_cache:
+        _TABLES[fp] = result
+    return result
+
+
+def _rename(known: TargetTable, preset: Rules) -> TargetTable:
+    return TargetTable(
+        preset, known.table, known.limit, known.offsets, known.most, known.cells, known.seconds
+    )
+
+
+def target_probability(
+    rules: Rules | str,
+    used: Iterable[Category | str] | int,
+    needed: int,
+    *,
+    upper: int = 0,
+) -> float:
+    """The best P(scoring at least ``needed`` more points) from a turn's start."""
+    mask, up = solve(rules).state(used, upper)
+    if isinstance(needed, bool) or not isinstance(needed, int):
+        raise ValueError(f"points needed must be a whole number, got {needed!r}")
+    if needed <= 0:
+        return 1.0
+    if needed > score_table(rules_by_name(rules)).most_to_come(mask, up):
+        return 0.0
+    return target_table(rules, needed).probability(mask, needed, up)
+
+
+@functools.lru_cache(maxsize=8192)
+def _target_turn(table: TargetTable, mask: int, upper: int, needed: int) -> TurnArrays:
+    by_category = table.category_values(np.array([mask]), np.array([upper]), np.array([needed]))
+    return turn_arrays(table.table, by_category)
 
 
 def option_probabilities(
@@ -16,5 +265,17 @@ def option_probabilities(
     target: int,
     banked: int,
 ) -> list[float]:
-    """Each hint option's best P(final total >= target); not built yet."""
-    raise NotImplementedError("target play is not built yet")
+    """Each hint option's best P(final total >= target), in :func:`option_rows` order.
+
+    ``upper`` is the tracked (capped) subtotal; ``banked`` the points on the sheet.
+    """
+    from yacht.strategy.hints import option_rows
+
+    for name, value in (("target", target), ("banked points", banked)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} must be a whole number of points >= 0, got {value!r}")
+    needed = max(0, target - banked)
+    table = target_table(rules, min(needed, int(score_table(rules).most_to_come(0, 0))))
+    needed = min(needed, int(table.most[mask, upper]) + 1)
+    arrays = _target_turn(table, mask, upper, needed)
+    return [row[4] for row in option_rows(arrays, table.table, mask, roll, rolls_left)]

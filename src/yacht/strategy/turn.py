@@ -14,6 +14,8 @@ dice is never better than stopping at once, so only keeps of 0-4 dice are kept a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from yacht.strategy.tables import (
@@ -28,11 +30,13 @@ from yacht.strategy.tables import (
 )
 
 __all__ = [
+    "TurnArrays",
     "best_categories",
     "best_keeps",
     "keep_values",
     "roll_values",
     "stop_values",
+    "turn_arrays",
     "turn_value",
 ]
 
@@ -52,7 +56,7 @@ def keep_values(after: F64) -> list[F64]:
         acc = np.take(above, idx[:, 0], axis=0)
         tmp = np.empty_like(acc)
         for f in range(1, 6):
-            np.take(above, idx[:, f], axis=0, out=tmp)
+            np.take(above, idx[:, f], axis=0, out=tmp, mode="clip")
             acc += tmp
         acc *= _SIXTH
         out.append(acc)
@@ -61,15 +65,18 @@ def keep_values(after: F64) -> list[F64]:
     return out
 
 
-def roll_values(stop: F64, keeps: list[F64]) -> F64:
-    """The value of each roll: stopping now, or its best keep of 0-4 dice."""
+def roll_values(stop: F64, keeps: list[F64], *, spend: bool = False) -> F64:
+    """The value of each roll: stopping now, or its best keep of 0-4 dice.
+
+    ``spend=True`` lets the computation overwrite ``keeps`` (saves copying them).
+    """
     best = keeps[0]
     for n in range(1, 6):
-        cur = stop.copy() if n == 5 else keeps[n].copy()
+        cur = stop.copy() if n == 5 else keeps[n] if spend else keeps[n].copy()
         drop = DROP_DIE[n]
         tmp = np.empty_like(cur)
         for j in range(drop.shape[1]):
-            np.take(best, drop[:, j], axis=0, out=tmp)
+            np.take(best, drop[:, j], axis=0, out=tmp, mode="clip")
             np.maximum(cur, tmp, out=cur)
         best = cur
     return best
@@ -77,8 +84,8 @@ def roll_values(stop: F64, keeps: list[F64]) -> F64:
 
 def turn_value(stop: F64) -> F64:
     """The value of a turn's start (three rolls ahead), given every roll's stop value."""
-    first = roll_values(stop, keep_values(stop))
-    second = roll_values(stop, keep_values(first))
+    first = roll_values(stop, keep_values(stop), spend=True)
+    second = roll_values(stop, keep_values(first), spend=True)
     out: F64 = FIRST_ROLL @ second
     return out
 
@@ -99,7 +106,7 @@ def stop_values(table: ScoreTable, by_category: list[F64 | None]) -> F64:
             tmp = np.empty_like(out)
             continue
         assert tmp is not None
-        np.take(values, table.value_index[c], axis=0, out=tmp)
+        np.take(values, table.value_index[c], axis=0, out=tmp, mode="clip")
         np.maximum(out, tmp, out=out)
     if out is None:
         raise ValueError("every category is filled: there is no turn to play")
@@ -139,3 +146,21 @@ def best_keeps(stop: F64, keeps: list[F64]) -> I64:
         np.maximum(best_value, v, out=best_value)
         best = np.where(better, ids[:, None], best)
     return best
+
+
+@dataclass(frozen=True, eq=False)
+class TurnArrays:
+    """One turn's arrays: per category the value of scoring each of its distinct scores (as
+    :func:`stop_values` takes them), and the keep values with 1 and 2 rolls left."""
+
+    by_category: list[F64 | None]
+    keeps1: list[F64]
+    keeps2: list[F64]
+
+
+def turn_arrays(table: ScoreTable, by_category: list[F64 | None]) -> TurnArrays:
+    """Keep values of a turn from its per-category values."""
+    stop = stop_values(table, by_category)
+    keeps1 = keep_values(stop)
+    keeps2 = keep_values(roll_values(stop, keeps1))
+    return TurnArrays(by_category, keeps1, keeps2)

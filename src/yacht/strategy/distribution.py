@@ -1,0 +1,178 @@
+"""The exact distribution of the final total under optimal (expected-score) play.
+
+Probability mass flows forward from a new game, turn by turn: a layer of turn-start states
+(same number of categories used) carries, per state, the probability of every number of
+points banked so far. One turn under the optimal policy moves each state's mass over the
+rolls and keeps, then to the next states with the points scored added.
+
+>>> d = distribution("traditional")
+>>> round(d.mean, 7), round(float(d.probabilities.sum()), 12)
+(166.9550677, 1.0)
+>>> d.percentiles[50]
+167
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from yacht.rules import CATEGORIES, Rules, rules_by_name
+from yacht.strategy import cache
+from yacht.strategy.solver import FULL, Solution, solve
+from yacht.strategy.tables import F64, FIRST_ROLL, I64, TRANSITION, ScoreTable
+
+__all__ = ["PERCENTILES", "Distribution", "distribution", "final_totals"]
+
+PERCENTILES = (1, 5, 25, 50, 75, 95, 99)
+CHUNK = 2048
+_FORMAT = 1
+
+
+@dataclass(frozen=True, eq=False)
+class Distribution:
+    """``probabilities[t]``: P(final total = t) under optimal play, t = 0..best total."""
+
+    rules: Rules
+    probabilities: F64 = field(repr=False)
+    seconds: float
+
+    @property
+    def mean(self) -> float:
+        return float(np.arange(self.probabilities.size) @ self.probabilities)
+
+    @property
+    def stdev(self) -> float:
+        t = np.arange(self.probabilities.size)
+        return float(np.sqrt(((t - self.mean) ** 2) @ self.probabilities))
+
+    def percentile(self, q: float) -> int:
+        """The smallest total t with P(final total <= t) >= q / 100."""
+        if not 0 < q <= 100:
+            raise ValueError(f"percentile must be in (0, 100], got {q!r}")
+        cdf = np.cumsum(self.probabilities)
+        return int(np.searchsorted(cdf, q / 100 - 1e-12))
+
+    @property
+    def percentiles(self) -> dict[int, int]:
+        return {q: self.percentile(q) for q in PERCENTILES}
+
+    def at_least(self, total: int) -> float:
+        """P(final total >= total)."""
+        return float(self.probabilities[max(0, total) :].sum())
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"mean", "stdev", "percentiles": {"1": t, ...}, "probabilities": [p0, ...]}``."""
+        return {
+            "mean": self.mean,
+            "stdev": self.stdev,
+            "percentiles": {str(q): t for q, t in self.percentiles.items()},
+            "probabilities": [float(p) for p in self.probabilities],
+        }
+
+
+def _turn_outcomes(solution: Solution, masks: I64, uppers: I64) -> F64:
+    """``[state, category, points]``: P(the turn ends scoring points in category)."""
+    s = masks.size
+    policy = solution.turn_policies(masks, uppers)
+    cols = np.arange(s)
+    dice = np.broadcast_to(FIRST_ROLL[:, None], (FIRST_ROLL.size, s))
+    for keep in (policy.keep2, policy.keep1):
+        mass = np.bincount(
+            (keep * s + cols).ravel(), weights=dice.ravel(), minlength=TRANSITION.shape[0] * s
+        ).reshape(TRANSITION.shape[0], s)
+        dice = TRANSITION.T @ mass
+    table = solution.table
+    top = int(table.points.max()) + 1
+    points = np.take_along_axis(table.points, policy.category, axis=1)
+    flat = (cols * len(CATEGORIES) + policy.category) * top + points
+    size = s * len(CATEGORIES) * top
+    counts = np.bincount(flat.ravel(), weights=dice.ravel(), minlength=size)
+    return np.asarray(counts, dtype=np.float64).reshape(s, len(CATEGORIES), top)
+
+
+def final_totals(solution: Solution) -> F64:
+    """P(final total = t) for t = 0..the preset's best total, under the optimal policy."""
+    table: ScoreTable = solution.table
+    size = table.most_to_come(0, 0) + 1
+    index = np.full((FULL + 1, table.uppers), -1, dtype=np.int64)
+    masks, uppers = np.array([0]), np.array([0])
+    banked = np.zeros((1, size))
+    banked[0, 0] = 1.0
+    for _ in range(len(CATEGORIES)):
+        outcomes = np.concatenate(
+            [
+                _turn_outcomes(solution, masks[lo : lo + CHUNK], uppers[lo : lo + CHUNK])
+                for lo in range(0, masks.size, CHUNK)
+            ]
+        )
+        masks, uppers, banked = _advance(table, index, masks, uppers, banked, outcomes)
+    totals: F64 = banked.sum(axis=0)
+    return totals
+
+
+def _advance(
+    table: ScoreTable, index: I64, masks: I64, uppers: I64, banked: F64, outcomes: F64
+) -> tuple[I64, I64, F64]:
+    """The next layer's states and banked-points distributions after one turn."""
+    moves = []
+    for c in range(len(CATEGORIES)):
+        for found in np.nonzero(outcomes[:, c, :].any(axis=0))[0]:
+            pts = int(found)
+            src = np.nonzero(outcomes[:, c, pts])[0]
+            nm = masks[src] | (1 << c)
+            nu = table.raise_upper(uppers[src], c, pts)
+            shift = pts + table.bonus_gain(uppers[src], c, pts)
+            moves.append((c, pts, src, nm, nu, shift))
+    nm_all = np.concatenate([m[3] for m in moves])
+    nu_all = np.concatenate([m[4] for m in moves])
+    keys = np.unique(nm_all * table.uppers + nu_all)
+    next_masks, next_uppers = np.divmod(keys, table.uppers)
+    index[next_masks, next_uppers] = np.arange(keys.size)
+    after = np.zeros((keys.size, banked.shape[1]))
+    size = banked.shape[1]
+    for c, pts, src, nm, nu, shift in moves:
+        rows = index[nm, nu]
+        weight = outcomes[src, c, pts][:, None]
+        for gain_shift in np.unique(shift):
+            pick = shift == gain_shift
+            k = int(gain_shift)
+            add = banked[src[pick], : size - k] * weight[pick]
+            if np.unique(rows[pick]).size == rows[pick].size:
+                after[rows[pick], k:] += add
+            else:
+                np.add.at(after[:, k:], rows[pick], add)
+    return next_masks, next_uppers, after
+
+
+_KNOWN: dict[str, Distribution] = {}
+
+
+def distribution(rules: Rules | str, *, use_cache: bool = True) -> Distribution:
+    """The exact distribution of the final total of a new game under optimal play."""
+    preset = rules_by_name(rules)
+    solution = solve(preset, use_cache=use_cache)
+    key = f"distribution-{preset.fingerprint()}-v{_FORMAT}"
+    size = solution.table.most_to_come(0, 0) + 1
+    if use_cache:
+        known = _KNOWN.get(key)
+        if known is not None:
+            return known if known.rules is preset else Distribution(preset, *_fields(known))
+        stored = cache.load(key, shape=(size,))
+        if stored is not None:
+            _KNOWN[key] = Distribution(preset, stored.array, stored.seconds)
+            return _KNOWN[key]
+    start = time.perf_counter()
+    probabilities = final_totals(solution)
+    result = Distribution(preset, probabilities, time.perf_counter() - start)
+    if use_cache:
+        _KNOWN[key] = result
+        cache.store(key, probabilities, result.seconds)
+    return result
+
+
+def _fields(d: Distribution) -> tuple[F64, float]:
+    return d.probabilities, d.seconds
