@@ -52,19 +52,27 @@ async def plain_turn(pilot: Pilot[None], app: YachtApp) -> None:
     await settle(pilot)
 
 
-def bots_game(config: TableConfig, faces: list[int], *, actions_short: int = 0) -> Game:
-    """A game of ``config`` played by medium bots on every seat through the engine, stopped
-    ``actions_short`` actions before its end."""
-    game = Game(config.names, config.preset, ScriptedDice(faces), undo=config.undo)
+def bots_game(
+    config: TableConfig, faces: list[int], *, actions_short: int = 0, scorings: int | None = None
+) -> Game:
+    """A game of ``config`` played by medium bots on every seat through the engine: to its
+    end but ``actions_short`` actions, or up to ``scorings`` filled boxes."""
+
+    def fresh() -> Game:
+        return Game(config.names, config.preset, ScriptedDice(faces), undo=config.undo)
+
+    game = fresh()
     bots = [make_bot("medium") for _ in config.seats]
     rng = random.Random(1)
     history = []
     while not game.finished:
+        if scorings is not None and sum(len(s) for s in game.sheets) == scorings:
+            return game
         action = bots[game.current].act(game.view(), rng)
         history.append(action)
         game.apply(action)
     if actions_short:
-        game = Game(config.names, config.preset, ScriptedDice(faces), undo=config.undo)
+        game = fresh()
         for action in history[:-actions_short]:
             game.apply(action)
     return game

@@ -14,7 +14,8 @@ __all__ = ["TABLE_KEYS", "KeyHelp", "bindings"]
 
 @dataclass(frozen=True)
 class KeyHelp:
-    """Keys (Textual names), how they are shown, the screen action, and what they do."""
+    """Keys (Textual names), how they are shown (translated), the screen action, and what
+    they do."""
 
     keys: tuple[str, ...]
     display: str
@@ -37,7 +38,9 @@ def _hold_keys() -> tuple[KeyHelp, ...]:
 
 TABLE_KEYS: tuple[KeyHelp, ...] = (
     *_hold_keys(),
-    KeyHelp(("r", "space"), "R, Space", "roll", N_("Roll the dice that are not held"), N_("Roll")),
+    KeyHelp(
+        ("r", "space"), N_("R, Space"), "roll", N_("Roll the dice that are not held"), N_("Roll")
+    ),
     KeyHelp(("up", "down"), "↑ ↓", "cursor", N_("Move the cursor on the sheet")),
     KeyHelp(
         ("enter",),

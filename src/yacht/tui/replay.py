@@ -6,7 +6,7 @@ Text only: :func:`replay_text` is ``yacht replay ID --plain``; the replay screen
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from yacht.actions import Hold, Roll, Score
@@ -42,16 +42,19 @@ def game_at(data: dict[str, Any], events: int) -> Game:
 
 
 def replay_steps(game: Game, review: Review | None) -> list[ReplayStep]:
-    """One step per event; a roll after a roll and a scoring carry their rated decision."""
+    """One step per event. A rated decision sits on the step that shows it: the scoring, the
+    hold that chose the dice to keep, or the roll itself when nothing new was held."""
     decisions = list(review.decisions) if review is not None else []
     at = 0
     steps: list[ReplayStep] = []
     dice: tuple[int, ...] | None = None
     held: frozenset[int] = frozenset()
+    hold_step: int | None = None  # the last hold since the last roll
     scored = [0] * len(game.players)
     for i, event in enumerate(game.events, start=1):
         act = event.action
-        decision = None
+        rnd = min(scored[event.player] + 1, 12)
+        steps.append(ReplayStep(i, event, rnd, None, dice))
         if at < len(decisions) and dice is not None and isinstance(act, Roll | Score):
             d = decisions[at]
             same = d.player == event.player and d.dice == dice
@@ -61,15 +64,15 @@ def replay_steps(game: Game, review: Review | None) -> list[ReplayStep]:
                 keep = tuple(sorted(dice[p - 1] for p in held))
                 same = same and (len(keep) == 5 or tuple(d.taken.keep or ()) == keep)
             if same:
-                decision, at = d, at + 1
-        rnd = min(scored[event.player] + 1, 12)
-        steps.append(ReplayStep(i, event, rnd, decision, dice))
+                where = hold_step if isinstance(act, Roll) and hold_step is not None else i - 1
+                steps[where] = replace(steps[where], decision=d)
+                at += 1
         if isinstance(act, Hold):
-            held = frozenset(act.positions)
+            held, hold_step = frozenset(act.positions), i - 1
         elif isinstance(act, Roll):
-            dice = event.dice
+            dice, hold_step = event.dice, None
         elif isinstance(act, Score):
-            dice, held = None, frozenset()
+            dice, held, hold_step = None, frozenset(), None
             scored[event.player] += 1
         else:  # an undo puts the scoring back: the turn's dice return
             scored[event.player] -= 1

@@ -19,6 +19,7 @@ recording finished games, and the player-facing text of events and refusals.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -96,7 +97,7 @@ class Table:
     def __init__(self, config: TableConfig, game: Game, folder: Path, *, seed: int = 0) -> None:
         if list(game.players) != config.names:
             raise ValueError(f"saved seats {config.names} do not match {list(game.players)}")
-        self.config = config
+        self.config = replace(config, undo=game.undo_allowed)  # the game's house rule rules
         self.game = game
         self.folder = folder
         self.bots: dict[int, SeatBot] = {

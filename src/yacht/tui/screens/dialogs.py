@@ -56,10 +56,10 @@ class ConfirmScreen(ModalScreen[bool]):
 def help_text(lang: str) -> str:
     """Every key of the table and what it does, one per line."""
     _ = gettext_for(lang)
-    lines = [f"[b]{escape(k.display):>9}[/b]  {escape(_(k.description))}" for k in TABLE_KEYS]
+    lines = [f"[b]{escape(_(k.display)):>13}[/b]  {escape(_(k.description))}" for k in TABLE_KEYS]
     close = _("Close this help, a question or the hint panel")
     lines += [
-        f"[b]{'Esc':>9}[/b]  {escape(close)}",
+        f"[b]{'Esc':>13}[/b]  {escape(close)}",
         "",
         escape(_("Mouse: click a die to hold it, a sheet row to score it, a button to act.")),
         escape(_("Numbers in parentheses: what the dice would score in that open box.")),
@@ -83,7 +83,7 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="help", classes="dialog"):
             title = _("Keys")
             yield Static(f"[b]{escape(title)}[/b]", classes="title")
-            yield Static(help_text(self.lang))
+            yield Static(help_text(self.lang), id="help-keys")
             yield Button(_("Close"), id="close", compact=True)
 
     def on_mount(self) -> None:

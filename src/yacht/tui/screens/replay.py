@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Static
@@ -62,7 +62,7 @@ class ReplayScreen(Screen[None]):
             yield Static(id="turn")
         with Horizontal(id="lower"):
             yield Sheet(game_at(self.record.data, 0), self.lang, id="sheet", show_cursor=False)
-            with Vertical(id="side"):
+            with VerticalScroll(id="side", can_focus=False):
                 yield Static(id="message")
                 yield Static(id="summary")
         keys = _("→/N next · ← back · ↓/↑ next/previous turn · Home/End · Q quit")

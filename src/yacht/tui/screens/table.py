@@ -71,7 +71,8 @@ class TableScreen(Screen[None]):
                 panel.border_title = _("Hint: best options")
                 yield panel
                 yield EventLog(id="log", wrap=True, min_width=16, markup=False)
-        yield KeyBar(self.table.config.lang, id="keys")
+        c = self.table.config
+        yield KeyBar(c.lang, undo=c.undo, hints=c.hints, id="keys")
 
     def _button(self, label: str, action: str, variant: str = "default") -> Button:
         button = Button(label, id=f"btn-{action}", compact=True, variant=variant)  # type: ignore[arg-type]

@@ -23,16 +23,20 @@ class EventLog(RichLog, can_focus=False):
 
 
 class KeyBar(Static):
-    """The bottom line: the main keys and what they do; each entry can be clicked."""
+    """The bottom line: the main keys and what they do; each entry can be clicked. Undo and
+    Hint are left out when the table has them switched off."""
 
-    def __init__(self, lang: str, *, id: str | None = None) -> None:
+    def __init__(self, lang: str, *, undo: bool, hints: bool, id: str | None = None) -> None:
         _ = gettext_for(lang)
+        off = {"undo"} if not undo else set()
+        if not hints:
+            off.add("hint")
         parts = []
         for item in TABLE_KEYS:
-            if item.short is None:
+            if item.short is None or item.action in off:
                 continue
-            text = f"[b]{escape(item.display)}[/b] {escape(_(item.short))}"
-            if item.action in ("roll", "score_selected", "hint", "undo", "help", "quit"):
+            text = f"[b]{escape(_(item.display))}[/b] {escape(_(item.short))}"
+            if item.action != "hold":
                 text = f"[@click=screen.{item.action}]{text}[/]"
             parts.append(text)
         super().__init__("  ".join(parts), id=id)
@@ -53,7 +57,7 @@ class HintPanel(Static):
         texts = [option_text(o, table.config.lang) for o in options]
         width = min(max(len(t) for t in texts), 26)
         total = _("total")
-        head = " " * (width + 3) + f"{total:>7}"
+        head = " " * (width + 4) + f"{total:>7}"
         if target is not None:
             chance = _("P(≥{target})").format(target=target)
             head += f" {chance:>8}"

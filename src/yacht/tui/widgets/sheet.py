@@ -28,7 +28,7 @@ LABEL_WIDTH = 16
 
 def column_width(name: str, players: int) -> int:
     """Width of a player's column: the name, clipped so six players fit in 80 columns."""
-    widest = 12 if players <= 3 else 7
+    widest = {1: 18, 2: 18, 3: 10}.get(players, 7)
     return max(6, min(len(name) + 2, widest))
 
 

@@ -1,0 +1,101 @@
+"""Save and resume: the game is saved after every action; closing the app mid-turn and
+resuming (``--resume`` or the setup screen's Resume) restores exactly the same game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from yacht.cli import main
+from yacht.dice import ScriptedDice
+from yacht.game import Game
+from yacht.tui.app import YachtApp
+from yacht.tui.saves import read_save, save_path, write_save
+from yacht.tui.screens.setup import SetupScreen
+from yacht.tui.screens.table import TableScreen
+from yacht.tui.seats import TableConfig
+from yacht.tui.widgets.dice import DieSlot
+
+from .conftest import faces
+from .helpers import game_of, settle, text_of
+
+
+async def test_closing_mid_turn_and_resuming_restores_the_exact_game(data_dir: Path) -> None:
+    app = YachtApp(dice=ScriptedDice(faces()), data_dir=data_dir, bot_delay=0, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "r", "e")  # roll, then score Fives (or confirm a zero)
+        if app.screen.__class__.__name__ == "ConfirmScreen":
+            await pilot.press("y")
+        await settle(pilot)  # the bot's turn
+        await pilot.press("r", "1", "3", "r", "4")  # mid-turn: two rolls, dice 1 3 4 held
+        game = game_of(app)
+        assert game.rolls_used == 2 and game.held == {1, 3, 4}
+        saved = game.to_json()
+        assert json.loads(save_path(data_dir).read_text())["game"] == saved
+        await pilot.press("q")
+    assert save_path(data_dir).exists()
+
+    again = YachtApp(data_dir=data_dir, bot_delay=0, resume=True)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(again.screen, TableScreen)
+        game = game_of(again)
+        assert game.to_json() == saved
+        assert again.config.lang == "en" and again.config.names == ["You", "Medium bot"]
+        held = [s.position for s in again.screen.query(DieSlot) if s.has_class("-held")]
+        assert held == [1, 3, 4]
+        assert "Rolls left: 1" in text_of(again, "#turn-info")
+        # The dice go on exactly where they stopped: the same as the saved game's next roll.
+        expected = Game.from_json(saved)
+        expected.apply("roll")
+        await pilot.press("r")
+        assert game.dice == expected.dice
+        assert game.to_json() == expected.to_json()
+
+
+async def test_the_setup_screen_offers_the_saved_game(data_dir: Path) -> None:
+    config = TableConfig.default("en")
+    game = Game(config.names, dice=ScriptedDice(faces()))
+    game.apply("roll")
+    game.apply("hold 2 5")
+    write_save(data_dir, config, game)
+    app = YachtApp(data_dir=data_dir, bot_delay=0, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, SetupScreen)
+        assert "Saved game: You, Medium bot, round 1." in text_of(app, "#saved-line")
+        await pilot.click("#resume")
+        assert isinstance(app.screen, TableScreen)
+        assert game_of(app).to_json() == game.to_json()
+
+
+async def test_a_saved_game_with_the_bot_on_turn_goes_on_by_itself(data_dir: Path) -> None:
+    config = TableConfig.default("en")
+    game = Game(config.names, dice=ScriptedDice(faces()))
+    game.apply("roll")
+    game.apply("score choice")
+    write_save(data_dir, config, game)
+    app = YachtApp(data_dir=data_dir, bot_delay=0, resume=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        resumed = game_of(app)
+        assert len(resumed.sheet(1)) == 1 and resumed.current == 0
+
+
+def test_resume_without_a_saved_game_is_a_one_line_error(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["play", "--resume", "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == (
+        "yacht: error: there is no saved game to resume (start one with: yacht play)"
+    )
+
+
+def test_a_damaged_save_is_reported_not_played(data_dir: Path) -> None:
+    data_dir.mkdir(parents=True)
+    save_path(data_dir).write_text('{"format": "yacht-tui-save", "version": 1, "game": {}}')
+    with pytest.raises(ValueError, match="cannot resume from"):
+        read_save(data_dir)
+    assert YachtApp(data_dir=data_dir).saved_description("en") is None

@@ -1,0 +1,56 @@
+"""Snapshots (SVG, 80x24) of the setup, table and end screens in English and Finnish.
+
+Regenerate after a deliberate change of the look with ``pytest tests/tui --snapshot-update``
+and look at the SVGs in ``tests/tui/__snapshots__`` before committing them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from yacht.tui.app import YachtApp
+from yacht.tui.seats import TableConfig
+
+from .conftest import faces
+from .helpers import bots_game, saved_app, settle
+
+Compare = Callable[..., bool]
+LANGS = ["en", "fi"]
+
+
+async def _settled(pilot: Pilot[None]) -> None:
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_setup_screen(snap_compare: Compare, tmp_path: Path, lang: str) -> None:
+    app = YachtApp(data_dir=tmp_path, lang=lang)
+    assert snap_compare(app, terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_table_screen_mid_turn_with_hint(snap_compare: Compare, tmp_path: Path, lang: str) -> None:
+    """Round 5: two dice held after the second roll, the hint panel open."""
+    config = TableConfig.default(lang)
+    game = bots_game(config, faces(), scorings=8)
+    for action in ("roll", "hold 1 2", "roll"):
+        game.apply(action)
+    app = saved_app(tmp_path, config, game)
+
+    async def open_hint(pilot: Pilot[None]) -> None:
+        await pilot.press("h")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=open_hint)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_end_screen_with_review(snap_compare: Compare, tmp_path: Path, lang: str) -> None:
+    """The bot's last scoring ends the game: ranking, the person's review, the record."""
+    config = TableConfig.default(lang)
+    app = saved_app(tmp_path, config, bots_game(config, faces(), actions_short=1))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_settled)
