@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -26,7 +27,7 @@ async def settle(pilot: Pilot[None]) -> None:
     await pilot.pause()
 
 
-def text_of(app: YachtApp, selector: str) -> str:
+def text_of(app: App[None], selector: str) -> str:
     return str(app.screen.query_one(selector, Static).render())
 
 
