@@ -5,6 +5,7 @@ import importlib
 MODULES: tuple[str, ...] = (
     "benchmarks.core",
     "benchmarks.openspiel",
+    "benchmarks.strategy",
 )
 
 for name in MODULES:
