@@ -19,10 +19,10 @@ recording finished games, and the player-facing text of events and refusals.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from yacht.actions import (
     Action,
@@ -38,13 +38,16 @@ from yacht.actions import (
     UndoNotAllowedError,
 )
 from yacht.dice import DiceSource, RandomDice
-from yacht.game import Event, Game, TurnView
+from yacht.game import Event, Game
 from yacht.i18n import category_label
 from yacht.rules import Category
 from yacht.tui.records import Records
 from yacht.tui.saves import clear_save, write_save
 from yacht.tui.seats import Seat, TableConfig
 from yacht.tui.text import gettext_for
+
+if TYPE_CHECKING:
+    from yacht.bots import Bot
 
 __all__ = ["Table", "describe_event"]
 
@@ -70,27 +73,6 @@ def describe_event(
     return _("{name}: undo the last scoring").format(name=name)
 
 
-class SeatBot(Protocol):
-    def act(self, view: TurnView, rng: random.Random) -> Action: ...
-
-
-class _InterimBot:
-    """TEMPORARY stand-in until yacht.bots is committed: one roll, then the best score now."""
-
-    def act(self, view: TurnView, rng: random.Random) -> Action:
-        if view.dice is None:
-            return Roll()
-        return Score(max(view.open_categories, key=lambda c: view.rules.score(view.dice or (), c)))
-
-
-def _seat_bot(kind: str) -> SeatBot:
-    try:
-        from yacht.bots import make_bot
-    except ImportError:
-        return _InterimBot()
-    return make_bot(kind)
-
-
 class Table:
     """One game with its settings; every accepted action is saved before it is shown."""
 
@@ -100,8 +82,10 @@ class Table:
         self.config = replace(config, undo=game.undo_allowed)  # the game's house rule rules
         self.game = game
         self.folder = folder
-        self.bots: dict[int, SeatBot] = {
-            i: _seat_bot(s.kind) for i, s in enumerate(config.seats) if s.is_bot
+        from yacht.bots import make_bot  # the strategy tables load only when a game starts
+
+        self.bots: dict[int, Bot] = {
+            i: make_bot(s.kind) for i, s in enumerate(config.seats) if s.is_bot
         }
         self.rng = random.Random(seed)
         self.record_id: int | None = None
