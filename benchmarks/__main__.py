@@ -6,6 +6,7 @@ MODULES: tuple[str, ...] = (
     "benchmarks.core",
     "benchmarks.openspiel",
     "benchmarks.strategy",
+    "benchmarks.simulate",
 )
 
 for name in MODULES:

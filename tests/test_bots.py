@@ -16,6 +16,7 @@ from yacht.dice import RandomDice, ScriptedDice
 from yacht.game import Game
 from yacht.rules import CATEGORIES, Category, preset_names
 from yacht.strategy import solve
+from yacht.strategy.target import target_probability
 
 SOLVER_BOTS = ("easy", "medium", "hard", "optimal")
 
@@ -56,6 +57,19 @@ def test_solver_bots_play_under_every_preset_without_an_illegal_action(rules: st
         game = Game([b.name for b in bots], rules, RandomDice(rng.randrange(2**32)))
         _play_checked(game, bots, rng)
         assert Game.from_json(game.to_json()).totals == game.totals
+
+
+def test_target_bot_plays_legally_and_reaches_its_target_as_often_as_promised() -> None:
+    # Engine play, a few games: the exact probability is target_probability (issue 3, item 4).
+    rng = random.Random(8)
+    bot = make_bot("target:150")
+    for _ in range(3):
+        game = Game(["T", "O"], dice=RandomDice(rng.randrange(2**32)))
+        _play_checked(game, [bot, make_bot("optimal")], rng)
+    exact = target_probability("traditional", [], 150)
+    run = play_games("target:150", 120, seed=2)
+    hits = float((run.totals >= 150).mean())
+    assert abs(hits - exact) < 4 * (exact * (1 - exact) / run.games) ** 0.5
 
 
 def test_every_bot_is_a_bot_and_names_round_trip() -> None:

@@ -11,6 +11,7 @@ from yacht.strategy import TRANSITION, solve
 from yacht.strategy.policy import DENSE_KEYS, PolicyCache, expected_cache, sampler
 from yacht.strategy.simulate import PERCENTILES, simulate
 from yacht.strategy.tables import KEEP_INDEX, ROLL_KEEP
+from yacht.strategy.target import target_probability
 
 
 def test_sampler_reaches_each_roll_exactly_as_often_as_its_probability() -> None:
@@ -61,6 +62,17 @@ def test_policy_tables_are_the_solvers_turn_policy() -> None:
     searched = PolicyCache(DENSE_KEYS + 1, cache.policy)
     again = int(searched.slots(np.array([mask, 5, mask]))[2])
     assert np.array_equal(searched.keep2[again * 252 : (again + 1) * 252], policy.keep2)
+
+
+def test_target_play_reaches_its_target_as_often_as_the_exact_probability() -> None:
+    target = 150
+    exact = target_probability("traditional", [], target)
+    run = simulate(30_000, seed=5, target=target)
+    hits = float((run.totals >= target).mean())
+    assert abs(hits - exact) < 4 * (exact * (1 - exact) / run.games) ** 0.5
+    assert run.bot == "target:150"
+    optimal = simulate(30_000, seed=5)
+    assert hits > float((optimal.totals >= target).mean())  # the target policy is for this
 
 
 def test_noisy_play_falls_with_temperature_and_nearly_zero_is_optimal() -> None:

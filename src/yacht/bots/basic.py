@@ -11,7 +11,7 @@ from yacht.dice import ROLLS, sub_keeps
 from yacht.game import TurnView
 from yacht.rules import CATEGORIES, Category, Rules
 
-__all__ = ["GreedyBot", "RandomBot", "best_points"]
+__all__ = ["GreedyBot", "RandomBot"]
 
 
 class RandomBot(DecidingBot):
@@ -41,23 +41,14 @@ class GreedyBot(DecidingBot):
 
     def decide(self, view: TurnView, rng: random.Random) -> Move:
         assert view.dice is not None
-        rules, dice, open_ = view.rules, view.dice, view.open_categories
-        tops = _category_maxima(rules)
-        perfect = any(rules.score(dice, c) == tops[c] for c in open_)
-        face, count = max(Counter(dice).items(), key=lambda fc: (fc[1], fc[0]))
+        counts = Counter(view.dice)
+        points = {c: view.rules.score_counts(counts, c) for c in view.open_categories}
+        tops = _category_maxima(view.rules)
+        perfect = any(p == tops[c] for c, p in points.items())
+        face, count = max(counts.items(), key=lambda fc: (fc[1], fc[0]))
         if view.rolls_left > 0 and not perfect and count < 5:
             return (face,) * count
-        return best_points(rules, dice, open_)
-
-
-def best_points(rules: Rules, dice: tuple[int, ...], open_: list[Category]) -> Category:
-    """The open category worth the most points for ``dice`` now, the first on a tie.
-
-    >>> from yacht.rules import rules_by_name
-    >>> best_points(rules_by_name("traditional"), (6, 6, 6, 5, 5), list(CATEGORIES))
-    Category.FULL_HOUSE
-    """
-    return max(open_, key=lambda c: (rules.score(dice, c), -c.index))
+        return max(points, key=lambda c: (points[c], -c.index))
 
 
 @functools.cache
