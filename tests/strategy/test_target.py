@@ -61,3 +61,15 @@ def test_bad_targets_are_clear_errors() -> None:
         hint("traditional", [], [1, 2, 3, 4, 5], 1, target=-1)
     with pytest.raises(ValueError, match="banked points must be a whole number"):
         hint("traditional", [], [1, 2, 3, 4, 5], 1, target=10, banked=-2)
+
+
+def test_bonus_positions_agree_with_a_brute_force_from_the_rules() -> None:
+    # Clubhouse, Sixes and Choice open: from 45 the bonus is in reach, from 10 it is not.
+    rules = rules_by_name("clubhouse")
+    open_ = [Category.SIXES, Category.CHOICE]
+    used = [c for c in CATEGORIES if c not in open_]
+    for upper in (10, 45):
+        for needed in (30, 60, 90):
+            expected = brute.chance(rules, open_, needed, upper)
+            got = target_probability(rules, used, needed, upper=upper)
+            assert got == pytest.approx(expected, abs=1e-12)

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from yacht.rules import CATEGORIES, Category, Rules, rules_by_name
 from yacht.strategy import cache
@@ -50,12 +51,15 @@ class TargetTable:
     """Best probabilities of reaching a number of points, for every state.
 
     ``limit``: the most points needed the table answers for (the preset's best total when
-    it is complete). ``seconds``: the time it took to build.
+    it is complete). ``base``: the used-mask every state of the table contains (0: every
+    state; a later position needs only the states that can follow it). ``seconds``: the time
+    it took to build.
     """
 
     rules: Rules
     table: ScoreTable = field(repr=False)
     limit: int
+    base: int
     offsets: I64 = field(repr=False)
     most: I64 = field(repr=False)
     cells: F64 = field(repr=False)
@@ -70,7 +74,13 @@ class TargetTable:
             raise ValueError(f"points needed must be a whole number, got {needed!r}")
         if needed > self.limit and needed <= self.most[mask, up]:
             raise ValueError(f"this target table answers up to {self.limit} points needed")
+        if mask & self.base != self.base:
+            raise ValueError(f"this target table covers the sheets that follow mask {self.base}")
         return mask, up, needed
+
+    def covers(self, base: int, limit: int) -> bool:
+        """Whether the table answers every state after ``base`` up to ``limit`` points."""
+        return base & self.base == self.base and limit <= self.limit
 
     def probability(
         self, used: Iterable[Category | str] | int, needed: int, upper: int = 0
@@ -127,7 +137,8 @@ def _category_values(
         raised = t.table.raise_upper(uppers[None, :], c, pts)
         rest = needed[None, :] - pts - t.table.bonus_gain(uppers[None, :], c, pts)
         top = np.minimum(t.most[after, raised], t.limit) + 1
-        g = t.cells[t.offsets[after, raised] + np.clip(rest, 0, top)]
+        at = t.offsets[after, raised] + np.clip(rest, 0, top)
+        g = t.cells[np.minimum(at, t.cells.size - 1)]  # filled categories may point anywhere
         if not open_.all():
             g[:, ~open_] = -np.inf
         out.append(g)
@@ -145,34 +156,51 @@ class _Partial:
     cells: F64
 
 
-def layout(table: ScoreTable, limit: int) -> tuple[I64, I64, int]:
+def own_cells(table: ScoreTable) -> npt.NDArray[np.bool_]:
+    """``[mask, upper]``: the states that have cells of their own. Unreachable states have
+    none, and neither has a state whose bonus is out of reach with an upper subtotal above 0:
+    the subtotal no longer matters there, so it shares the cells of subtotal 0."""
+    ups = np.arange(table.uppers)
+    hopeless = ups[None, :] + _upper_room(table)[:, None] < table.cap
+    out: npt.NDArray[np.bool_] = table.reachable() & ~(hopeless & (ups[None, :] > 0))
+    return out
+
+
+def _upper_room(table: ScoreTable) -> I64:
+    masks = np.arange(FULL + 1)
+    open_ = (masks[:, None] >> np.arange(len(CATEGORIES))) & 1 == 0
+    room: I64 = (open_ * (np.array(table.best) * np.array(table.counts_upper))).sum(axis=1)
+    return room
+
+
+def layout(table: ScoreTable, limit: int, base: int = 0) -> tuple[I64, I64, int]:
     """``(offsets, most, size)``: where each state's cells start in the flat table, the most
     points it can still score, and the table's size. A state has cells for needing 0 (always
-    1) up to ``min(most, limit)`` points, then one cell holding 0 (needing more than most)."""
-    n_cat = len(CATEGORIES)
+    1) up to ``min(most, limit)`` points, then one cell holding 0 (needing more than most).
+    Only states whose used-mask contains ``base`` have cells."""
     masks = np.arange(FULL + 1)
-    open_ = (masks[:, None] >> np.arange(n_cat)) & 1 == 0
-    best = np.array(table.best)
-    room = (open_ * best).sum(axis=1)
-    upper_room = (open_ * (best * np.array(table.counts_upper))).sum(axis=1)
+    open_ = (masks[:, None] >> np.arange(len(CATEGORIES))) & 1 == 0
+    room = (open_ * np.array(table.best)).sum(axis=1)
     ups = np.arange(table.uppers)
-    bonus = (ups[None, :] < table.cap) & (ups[None, :] + upper_room[:, None] >= table.cap)
+    bonus = (ups[None, :] < table.cap) & (ups[None, :] + _upper_room(table)[:, None] >= table.cap)
     most = room[:, None] + table.bonus * bonus
-    reach = table.reachable()
-    lengths = np.where(reach, np.minimum(most, limit) + 2, 0)
+    own = own_cells(table) & ((masks & base) == base)[:, None]
+    lengths = np.where(own, np.minimum(most, limit) + 2, 0)
     ends = np.cumsum(lengths.ravel())
-    offsets = np.where(reach, (ends - lengths.ravel()).reshape(lengths.shape), 0)
+    offsets = (ends - lengths.ravel()).reshape(lengths.shape)
+    offsets = np.where(own, offsets, offsets[:, :1])  # shared with subtotal 0, or unused
     return offsets.astype(np.int64), most.astype(np.int64), int(ends[-1])
 
 
-def build_cells(table: ScoreTable, limit: int) -> F64:
-    """Every reachable state's best probabilities of needing 0..min(most, limit) points."""
-    offsets, most, size = layout(table, limit)
+def build_cells(table: ScoreTable, limit: int, base: int = 0) -> F64:
+    """Every reachable state's best probabilities of needing 0..min(most, limit) points
+    (only states whose used-mask contains ``base``)."""
+    offsets, most, size = layout(table, limit, base)
     cells = np.zeros(size, dtype=np.float64)
-    reach = table.reachable()
+    reach = own_cells(table) & ((np.arange(FULL + 1) & base) == base)[:, None]
     cells[offsets[reach]] = 1.0
     partial = _Partial(table, limit, offsets, most, cells)
-    for n_used in range(len(CATEGORIES) - 1, -1, -1):
+    for n_used in range(len(CATEGORIES) - 1, bin(base).count("1") - 1, -1):
         masks = layers()[n_used]
         row, up = np.nonzero(reach[masks])
         sm = masks[row]
@@ -186,49 +214,65 @@ def build_cells(table: ScoreTable, limit: int) -> F64:
     return cells
 
 
-_TABLES: dict[str, TargetTable] = {}
+_TABLES: dict[str, list[TargetTable]] = {}
+_KEEP = 4  # tables kept in memory per preset
 
 
 def target_table(
-    rules: Rules | str, needed: int | None = None, *, use_cache: bool = True
+    rules: Rules | str, needed: int | None = None, *, base: int = 0, use_cache: bool = True
 ) -> TargetTable:
-    """The target table of a preset, answering up to ``needed`` points needed (default: any).
+    """A target table of a preset answering up to ``needed`` points needed (default: any)
+    for every state whose used-mask contains ``base`` (default: every state).
 
-    Built on first use, kept in memory and cached on disk like :func:`yacht.strategy.solve`.
+    Built on first use, kept in memory and cached on disk like :func:`yacht.strategy.solve`;
+    a table already known that covers the request is returned as is.
     """
     preset = rules_by_name(rules)
     table = score_table(preset)
     full = int(table.most_to_come(0, 0))
     limit = full if needed is None else max(0, min(int(needed), full))
     fp = preset.fingerprint()
-    known = _TABLES.get(fp)
-    if use_cache and known is not None and known.limit >= limit:
-        return known if known.rules is preset else _rename(known, preset)
+    known = _TABLES.setdefault(fp, [])
+    for t in known if use_cache else ():
+        if t.covers(base, limit):
+            return t if t.rules is preset else _rename(t, preset)
     stored = None
-    for size_limit in dict.fromkeys((full, limit)) if use_cache else ():
-        offsets, most, size = layout(table, size_limit)
-        stored = cache.load(f"target-{fp}-{size_limit}-v{_FORMAT}", shape=(size,))
+    for b, lim in dict.fromkeys(((0, full), (base, limit))) if use_cache else ():
+        offsets, most, size = layout(table, lim, b)
+        stored = cache.load(_key(fp, b, lim), shape=(size,))
         if stored is not None:
-            limit = size_limit
+            base, limit = b, lim
             break
     if stored is not None:
         cells, seconds = stored.array, stored.seconds
     else:
-        offsets, most, _ = layout(table, limit)
+        offsets, most, _ = layout(table, limit, base)
         start = time.perf_counter()
-        cells = build_cells(table, limit)
+        cells = build_cells(table, limit, base)
         seconds = time.perf_counter() - start
         if use_cache:
-            cache.store(f"target-{fp}-{limit}-v{_FORMAT}", cells, seconds)
-    result = TargetTable(preset, table, limit, offsets, most, cells, seconds)
+            cache.store(_key(fp, base, limit), cells, seconds)
+    result = TargetTable(preset, table, limit, base, offsets, most, cells, seconds)
     if use_cache:
-        _TABLES[fp] = result
+        known.insert(0, result)
+        del known[_KEEP:]
     return result
+
+
+def _key(fingerprint: str, base: int, limit: int) -> str:
+    return f"target-{fingerprint}-{base}-{limit}-v{_FORMAT}"
 
 
 def _rename(known: TargetTable, preset: Rules) -> TargetTable:
     return TargetTable(
-        preset, known.table, known.limit, known.offsets, known.most, known.cells, known.seconds
+        preset,
+        known.table,
+        known.limit,
+        known.base,
+        known.offsets,
+        known.most,
+        known.cells,
+        known.seconds,
     )
 
 
@@ -247,7 +291,7 @@ def target_probability(
         return 1.0
     if needed > score_table(rules_by_name(rules)).most_to_come(mask, up):
         return 0.0
-    return target_table(rules, needed).probability(mask, needed, up)
+    return target_table(rules, needed, base=mask).probability(mask, needed, up)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -275,7 +319,7 @@ def option_probabilities(
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"{name} must be a whole number of points >= 0, got {value!r}")
     needed = max(0, target - banked)
-    table = target_table(rules, min(needed, int(score_table(rules).most_to_come(0, 0))))
+    table = target_table(rules, min(needed, score_table(rules).most_to_come(0, 0)), base=mask)
     needed = min(needed, int(table.most[mask, upper]) + 1)
     arrays = _target_turn(table, mask, upper, needed)
     return [row[4] for row in option_rows(arrays, table.table, mask, roll, rolls_left)]
