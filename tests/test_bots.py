@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import random
@@ -12,6 +13,7 @@ from yacht.actions import Hold, Roll, Score
 from yacht.bots import BOT_NAMES, Bot, make_bot, play_game, play_turn
 from yacht.bots.play import play_games, simulate_bot
 from yacht.cli import main
+from yacht.cli.bots import ProgressBar
 from yacht.dice import RandomDice, ScriptedDice
 from yacht.game import Game
 from yacht.rules import CATEGORIES, Category, preset_names
@@ -49,12 +51,18 @@ def test_cheap_bots_play_many_games_under_every_preset_without_an_illegal_action
         assert Game.from_json(game.to_json()).totals == game.totals
 
 
+TARGETS = {"traditional": 150, "clubhouse": 3}
+"""Targets for the legality games: small elsewhere, so each preset's target table builds in
+about 2 s (clubhouse, with its upper bonus, has 64 times the states of the others)."""
+
+
 @pytest.mark.parametrize("rules", preset_names())
 def test_solver_bots_play_under_every_preset_without_an_illegal_action(rules: str) -> None:
     rng = random.Random(rules)
-    bots = [make_bot(n) for n in SOLVER_BOTS]
-    for _ in range(3):
-        game = Game([b.name for b in bots], rules, RandomDice(rng.randrange(2**32)))
+    names = [*SOLVER_BOTS, f"target:{TARGETS.get(rules, 12)}"]
+    for _ in range(6):
+        bots = [make_bot(n) for n in names]
+        game = Game(names, rules, RandomDice(rng.randrange(2**32)))
         _play_checked(game, bots, rng)
         assert Game.from_json(game.to_json()).totals == game.totals
 
@@ -215,3 +223,18 @@ def test_cli_simulate_errors_exit_2_with_one_line(
     captured = capsys.readouterr()
     assert message in captured.err and captured.err.count("\n") == 1
     assert captured.out == ""
+
+
+def test_progress_bar_draws_one_line_and_ends_it() -> None:
+    stream = io.StringIO()
+    bar = ProgressBar(stream, "optimal", delay=0.0)
+    simulate_bot("optimal", 70_000, seed=1, progress=bar)
+    bar.close()
+    text = stream.getvalue()
+    assert text.startswith("\roptimal [") and text.endswith("\n")
+    assert "70000/70000" in text and text.count("\n") == 1
+    quiet = io.StringIO()
+    late = ProgressBar(quiet, "optimal", delay=60.0)  # a short run shows nothing
+    simulate_bot("optimal", 1_000, seed=1, progress=late)
+    late.close()
+    assert quiet.getvalue() == ""
