@@ -8,6 +8,7 @@ import pytest
 from yacht.dice import KEEPS, ROLLS
 from yacht.rules import CATEGORIES, Category
 from yacht.strategy import TRANSITION, solve
+from yacht.strategy.distribution import distribution
 from yacht.strategy.policy import DENSE_KEYS, PolicyCache, expected_cache, sampler
 from yacht.strategy.simulate import PERCENTILES, simulate
 from yacht.strategy.tables import KEEP_INDEX, ROLL_KEEP
@@ -31,6 +32,15 @@ def test_optimal_simulated_mean_is_within_4_standard_errors_of_the_exact_value(
     run = simulate(games, rules, seed=7)
     assert run.games == games and run.method == "vectorised"
     assert abs(run.mean - exact) < 4 * run.standard_error
+
+
+def test_simulated_totals_follow_the_exact_score_distribution() -> None:
+    exact = distribution("traditional")
+    run = simulate(200_000, seed=11)
+    for total in (100, 140, 160, 180, 200, 250):
+        p = exact.at_least(total)
+        seen = float((run.totals >= total).mean())
+        assert abs(seen - p) < 4 * (p * (1 - p) / run.games) ** 0.5, total
 
 
 def test_category_points_add_up_to_each_total() -> None:

@@ -9,7 +9,8 @@ Generator, so a run is reproducible by its seed.
 ``temperature`` 0 plays optimally (maximum expected total). A positive temperature samples
 each decision with probability proportional to ``exp(expected / temperature)`` over the
 options a hint lists: every distinct keep of 0-4 dice while rolls are left, and every open
-category.
+category. With ``target`` T, each game plays to maximise P(final total >= T) from the points it
+has banked (the solver's target tables).
 """
 
 from __future__ import annotations
@@ -86,7 +87,8 @@ class Simulation:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
     def percentiles(self) -> dict[str, int]:
-        """The smallest total reached by at least p% of... games, for p in :data:`PERCENTILES`."""
+        """For each p in :data:`PERCENTILES`, the smallest total with at least p% of the games
+        at or below it."""
         qs = np.percentile(self.totals, PERCENTILES, method="inverted_cdf")
         return {str(p): int(q) for p, q in zip(PERCENTILES, qs, strict=True)}
 
