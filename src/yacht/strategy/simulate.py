@@ -147,10 +147,15 @@ def simulate(
     points = np.empty((games, len(CATEGORIES)), dtype=np.int16)
     for lo in range(0, games, CHUNK):
         n = min(CHUNK, games - lo)
-        totals[lo : lo + n], points[lo : lo + n] = runner.run(n, rng)
+        step = None
         if progress is not None:
-            progress(lo + n, games)
+            step = functools.partial(_turn_done, progress, lo, n, games)
+        totals[lo : lo + n], points[lo : lo + n] = runner.run(n, rng, step)
     return Simulation(bot, preset.name, totals, points, time.perf_counter() - began, "vectorised")
+
+
+def _turn_done(progress: Progress, start: int, n: int, games: int, turns: int) -> None:
+    progress(start + n * turns // len(CATEGORIES), games)
 
 
 @functools.lru_cache(maxsize=2)
@@ -181,7 +186,9 @@ class _Runner:
             if self.uppers == 1:
                 self.policy.slots(np.arange(FULL))  # every state with a category open
 
-    def run(self, n: int, rng: np.random.Generator) -> tuple[I64, I64]:
+    def run(
+        self, n: int, rng: np.random.Generator, turn_done: Callable[[int], None] | None = None
+    ) -> tuple[I64, I64]:
         masks = np.zeros(n, dtype=np.int64)
         uppers = np.zeros(n, dtype=np.int64)
         points = np.zeros((n, len(CATEGORIES)), dtype=np.int64)
@@ -189,7 +196,7 @@ class _Runner:
         games = np.arange(n)
         cap = self.uppers - 1
         bonus = self.rules.upper_bonus
-        for _turn in CATEGORIES:
+        for turn in range(len(CATEGORIES)):
             u = rng.integers(0, SAMPLES, size=(3, n))
             states = masks * self.uppers + uppers
             if self.target is not None:
@@ -211,6 +218,8 @@ class _Runner:
                 raised = uppers + np.where(category < 6, got, 0)
                 banked += np.where((uppers < cap) & (raised >= cap), bonus.points, 0)
                 uppers = np.minimum(raised, cap)
+            if turn_done is not None:
+                turn_done(turn + 1)
         return banked, points
 
     def _best_turn(self, slots: I64, roll: I64, u: I64) -> tuple[I64, I64]:
