@@ -118,33 +118,38 @@ def _advance(
     table: ScoreTable, index: I64, masks: I64, uppers: I64, banked: F64, outcomes: F64
 ) -> tuple[I64, I64, F64]:
     """The next layer's states and banked-points distributions after one turn."""
-    moves = []
+    keys = []
     for c in range(len(CATEGORIES)):
-        for found in np.nonzero(outcomes[:, c, :].any(axis=0))[0]:
-            pts = int(found)
-            src = np.nonzero(outcomes[:, c, pts])[0]
-            nm = masks[src] | (1 << c)
-            nu = table.raise_upper(uppers[src], c, pts)
-            shift = pts + table.bonus_gain(uppers[src], c, pts)
-            moves.append((c, pts, src, nm, nu, shift))
-    nm_all = np.concatenate([m[3] for m in moves])
-    nu_all = np.concatenate([m[4] for m in moves])
-    keys = np.unique(nm_all * table.uppers + nu_all)
-    next_masks, next_uppers = np.divmod(keys, table.uppers)
-    index[next_masks, next_uppers] = np.arange(keys.size)
-    after = np.zeros((keys.size, banked.shape[1]))
+        src, pts = np.nonzero(outcomes[:, c, :])
+        after_upper = table.raise_upper(uppers[src], c, pts)
+        keys.append((masks[src] | (1 << c)) * table.uppers + after_upper)
+    unique = np.unique(np.concatenate(keys))
+    next_masks, next_uppers = np.divmod(unique, table.uppers)
+    index[next_masks, next_uppers] = np.arange(unique.size)
+    after = np.zeros((unique.size, banked.shape[1]))
     size = banked.shape[1]
-    for c, pts, src, nm, nu, shift in moves:
-        rows = index[nm, nu]
-        weight = outcomes[src, c, pts][:, None]
-        for gain_shift in np.unique(shift):
-            pick = shift == gain_shift
-            k = int(gain_shift)
-            add = banked[src[pick], : size - k] * weight[pick]
-            if np.unique(rows[pick]).size == rows[pick].size:
-                after[rows[pick], k:] += add
-            else:
-                np.add.at(after[:, k:], rows[pick], add)
+    for c in range(len(CATEGORIES)):
+        src = np.nonzero(outcomes[:, c, :].any(axis=1))[0]
+        if not src.size:
+            continue
+        weights = outcomes[src, c, :]
+        found = np.nonzero(weights.any(axis=0))[0]
+        rows = banked[src]
+        if not table.counts_upper[c]:
+            # The next state does not depend on the points: one convolution per source.
+            acc = np.zeros_like(rows)
+            for p in found.tolist():
+                acc[:, p:] += rows[:, : size - p] * weights[:, p, None]
+            after[index[masks[src] | (1 << c), uppers[src]]] += acc
+            continue
+        for p in found.tolist():
+            nu = table.raise_upper(uppers[src], c, p)
+            shift = p + table.bonus_gain(uppers[src], c, p)
+            target = index[masks[src] | (1 << c), nu]
+            for k in np.unique(shift).tolist():
+                pick = np.nonzero(shift == k)[0]
+                add = rows[pick, : size - k] * weights[pick, p, None]
+                np.add.at(after[:, k:], target[pick], add)  # capped subtotals can coincide
     return next_masks, next_uppers, after
 
 

@@ -24,8 +24,7 @@ from yacht.strategy.tables import (
     F64,
     FIRST_ROLL,
     I64,
-    ROLL_KEEP,
-    SUB_KEEPS,
+    KEEP_START,
     ScoreTable,
 )
 
@@ -134,17 +133,28 @@ def best_categories(table: ScoreTable, by_category: list[F64 | None]) -> I64:
 
 def best_keeps(stop: F64, keeps: list[F64]) -> I64:
     """``[r, col]``: the best KEEPS index for each roll; ``ROLL_KEEP + r`` (the whole roll)
-    means stop and score. Stopping wins ties, then larger keeps."""
-    every = np.concatenate(keeps)
-    best_value = stop.copy()
-    rows = np.arange(stop.shape[0])[:, None]
-    best = np.broadcast_to(ROLL_KEEP + rows, stop.shape).copy()
-    for j in range(SUB_KEEPS.shape[1]):
-        ids = SUB_KEEPS[:, j]
-        v = np.take(every, ids, axis=0)
-        better = v > best_value
-        np.maximum(best_value, v, out=best_value)
-        best = np.where(better, ids[:, None], best)
+    means stop and score. Stopping wins ties, then larger keeps.
+
+    The best keep inside each keep is carried up the chain of keeps one die smaller.
+    """
+    best_value = keeps[0]
+    best: I64 = np.zeros(keeps[0].shape, dtype=np.int64)
+    for n in range(1, 6):
+        own = stop if n == 5 else keeps[n]
+        value = own.copy()
+        ids = (KEEP_START[n] + np.arange(own.shape[0]))[:, None]
+        index = np.broadcast_to(ids, own.shape).copy()
+        v = np.empty_like(value)
+        i = np.empty_like(index)
+        better = np.empty(value.shape, dtype=bool)
+        drop = DROP_DIE[n]
+        for j in range(drop.shape[1]):
+            np.take(best_value, drop[:, j], axis=0, out=v, mode="clip")
+            np.take(best, drop[:, j], axis=0, out=i, mode="clip")
+            np.greater(v, value, out=better)
+            np.copyto(value, v, where=better)
+            np.copyto(index, i, where=better)
+        best_value, best = value, index
     return best
 
 
