@@ -28,25 +28,46 @@ Policies for simulators (:meth:`Solution.turn_policy`)
     at once (arrays ``[roll, state]``, uppers capped). :data:`TRANSITION` ``[k, r]`` is
     P(roll r | keep k).
 
+Score distribution (:func:`distribution`)
+    ``distribution(rules) -> Distribution``: ``probabilities[t]`` = P(final total = t) under
+    the optimal policy from a new game; ``mean``, ``stdev``, ``percentiles``,
+    ``at_least(t)``, ``to_json()``.
+
+Target play (:func:`target_table`, :func:`target_probability`)
+    ``target_probability(rules, used, needed, *, upper=0)``: the best P(scoring at least
+    ``needed`` more points) from a turn's start. ``target_table(rules, needed=None, *,
+    base=0) -> TargetTable`` holds it for every state after ``base`` (a used-mask) and every
+    number of points needed up to ``needed`` (default: all); ``TargetTable.probability(used,
+    needed, upper=0)`` and ``TargetTable.turn_policy(used, upper, needed)`` (the target
+    policy for one turn, as :class:`TurnPolicy`). ``hint(..., target=T, banked=B)`` gives
+    every option its ``probability`` of a final total >= T and orders by it.
+
 >>> from yacht.rules import rules_by_name
 >>> round(solve(rules_by_name("traditional")).expected, 7)
 166.9550677
 """
 
+from yacht.strategy.distribution import Distribution, distribution
 from yacht.strategy.hints import Hint, Option, hint, hint_for_view
 from yacht.strategy.solver import Solution, TurnPolicy, mask_of, solve
 from yacht.strategy.tables import FIRST_ROLL, ROLL_KEEP, TRANSITION
+from yacht.strategy.target import TargetTable, target_probability, target_table
 
 __all__ = [
     "FIRST_ROLL",
     "ROLL_KEEP",
     "TRANSITION",
+    "Distribution",
     "Hint",
     "Option",
     "Solution",
+    "TargetTable",
     "TurnPolicy",
+    "distribution",
     "hint",
     "hint_for_view",
     "mask_of",
     "solve",
+    "target_probability",
+    "target_table",
 ]
