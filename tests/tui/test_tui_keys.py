@@ -11,7 +11,7 @@ from yacht.rules import Category
 from yacht.strategy import hint_for_view
 from yacht.tui.app import YachtApp
 from yacht.tui.keys import TABLE_KEYS
-from yacht.tui.screens.dialogs import HelpScreen, help_text
+from yacht.tui.screens.dialogs import HelpScreen, HintScreen, help_text
 from yacht.tui.screens.table import TableScreen
 from yacht.tui.seats import Seat, TableConfig
 
@@ -114,3 +114,18 @@ async def test_hint_with_a_target_shows_the_chance_to_reach_it(tmp_path: Path) -
         best = hint_for_view(game_of(app).view(), target=180).best
         assert "P(≥180)" in panel[0]
         assert panel[1].split()[-1] == f"{best.probability:.1%}"
+
+
+async def test_with_six_players_the_hint_opens_over_the_sheet(tmp_path: Path) -> None:
+    names = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
+    app = _table(tmp_path, TableConfig(tuple(Seat(n) for n in names)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r", "h")
+        await settle(pilot)
+        assert isinstance(app.screen, HintScreen)
+        best = hint_for_view(game_of(app).view()).best
+        assert f"{best.expected:.1f}" in text_of(app, "#hint-panel").splitlines()[1]
+        await pilot.press("h")
+        assert isinstance(app.screen, TableScreen)
+        await pilot.press("1")  # the table has its keys back
+        assert game_of(app).held == {1}

@@ -53,7 +53,7 @@ TABLE_KEYS: tuple[KeyHelp, ...] = (
         tuple(CATEGORY_KEYS[c] for c in CATEGORIES),
         "a-m",
         "score",
-        N_("Score the category with that letter (shown left of the sheet)"),
+        N_("Score the category with that letter (left of each row)"),
     ),
     KeyHelp(("h",), "H", "hint", N_("Show or hide the hint panel"), N_("Hint")),
     KeyHelp(("u",), "U", "undo", N_("Take back the last scoring (undo house rule)"), N_("Undo")),

@@ -60,6 +60,9 @@ def summary_lines(
     for summary in review.players:
         if seats[summary.player].is_bot and not everyone:
             continue
+        if summary.accuracy is None:  # no decision yet
+            lines.append(_("{name}: no decisions yet").format(name=summary.name))
+            continue
         lines.append(
             _("{name}: accuracy {accuracy:.0f}%").format(
                 name=summary.name, accuracy=summary.accuracy

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual import on
@@ -14,8 +15,9 @@ from textual.widgets import Button, Static
 
 from yacht.tui.keys import TABLE_KEYS
 from yacht.tui.text import gettext_for
+from yacht.tui.widgets.panels import HintPanel
 
-__all__ = ["ConfirmScreen", "HelpScreen", "help_text"]
+__all__ = ["ConfirmScreen", "HelpScreen", "HintScreen", "help_text"]
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -58,8 +60,10 @@ def help_text(lang: str) -> str:
     _ = gettext_for(lang)
     lines = [f"[b]{escape(_(k.display)):>13}[/b]  {escape(_(k.description))}" for k in TABLE_KEYS]
     close = _("Close this help, a question or the hint panel")
+    answer = _("Answer a question: yes (Enter also says yes) or no")
     lines += [
         f"[b]{'Esc':>13}[/b]  {escape(close)}",
+        f"[b]{'Y, N':>13}[/b]  {escape(answer)}",
         "",
         escape(_("Mouse: click a die to hold it, a sheet row to score it, a button to act.")),
         escape(_("Numbers in parentheses: what the dice would score in that open box.")),
@@ -95,4 +99,31 @@ class HelpScreen(ModalScreen[None]):
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
         event.stop()
+        self.dismiss(None)
+
+
+class HintScreen(ModalScreen[None]):
+    """The hint panel over the table, when the sheet leaves too little room beside it;
+    H or Esc closes it. The table screen fills the panel."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h,escape", "close", "Close", show=False),
+    ]
+
+    def __init__(self, lang: str, fill: Callable[[], None]) -> None:
+        super().__init__()
+        self.lang = lang
+        self.fill = fill
+
+    def compose(self) -> ComposeResult:
+        _ = gettext_for(self.lang)
+        panel = HintPanel(id="hint-panel")
+        panel.border_title = _("Hint: best options")
+        panel.border_subtitle = "H, Esc"
+        yield panel
+
+    def on_mount(self) -> None:
+        self.fill()
+
+    def action_close(self) -> None:
         self.dismiss(None)

@@ -24,6 +24,18 @@ __all__ = ["SetupScreen"]
 KINDS = (HUMAN, *BOT_KINDS)
 
 
+class Tick(Checkbox):
+    """A checkbox that shows a tick when on and nothing when off: not colour alone."""
+
+    def __init__(self, label: str, value: bool, *, id: str) -> None:
+        super().__init__(label, value, compact=True, id=id)
+        self.BUTTON_INNER = "✓" if value else " "
+
+    def watch_value(self) -> None:
+        self.BUTTON_INNER = "✓" if self.value else " "
+        super().watch_value()
+
+
 class PlayerRow(Horizontal):
     """One seat: its number, a name field, a kind list and a remove button."""
 
@@ -80,8 +92,8 @@ class SetupScreen(Screen[None]):
                 langs = [(label, code) for code, label in LANGUAGES.items()]
                 yield Select(langs, value=c.lang, allow_blank=False, compact=True, id="lang")
             with Horizontal(classes="options"):
-                yield Checkbox(_("Hints"), c.hints, compact=True, id="hints")
-                yield Checkbox(_("Undo (house rule)"), c.undo, compact=True, id="undo")
+                yield Tick(_("Hints"), c.hints, id="hints")
+                yield Tick(_("Undo (house rule)"), c.undo, id="undo")
                 yield Static(escape(_("Target score")), classes="option-label")
                 target = "" if c.target is None else str(c.target)
                 yield Input(

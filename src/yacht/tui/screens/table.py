@@ -21,7 +21,7 @@ from textual.worker import get_current_worker
 from yacht.actions import Action, GameError, Hold, Roll, Score, Undo
 from yacht.rules import Category
 from yacht.tui.keys import bindings
-from yacht.tui.screens.dialogs import ConfirmScreen, HelpScreen
+from yacht.tui.screens.dialogs import ConfirmScreen, HelpScreen, HintScreen
 from yacht.tui.table import Table
 from yacht.tui.text import gettext_for
 from yacht.tui.widgets.dice import DiceTray, DieSlot
@@ -29,6 +29,8 @@ from yacht.tui.widgets.panels import EventLog, HintPanel, KeyBar
 from yacht.tui.widgets.sheet import Sheet, SheetRow
 
 __all__ = ["TableScreen"]
+
+HINT_WIDTH = 36  # below this much room beside the sheet, hints open over it
 
 
 class TableScreen(Screen[None]):
@@ -224,14 +226,29 @@ class TableScreen(Screen[None]):
         self.do(Undo())
 
     def action_hint(self) -> None:
+        """Show or hide the hints: beside the sheet, or over it when the sheet is wide."""
         if not self.table.config.hints:
             self.say(self._("Hints are off for this game (an option on the setup screen)."))
             return
         self.hint_visible = not self.hint_visible
+        self.hint_version = -1
+        sheet = self.query_one(Sheet)
+        if self.hint_visible and self.size.width - sheet.outer_size.width < HINT_WIDTH:
+
+            def closed(_: None) -> None:
+                self.hint_visible = False
+
+            self.app.push_screen(HintScreen(self.table.config.lang, self.update_hint), closed)
+            return
         self.query_one("#hint-panel").display = self.hint_visible
         if self.hint_visible:
-            self.hint_version = -1
             self.update_hint()
+
+    def hint_panel(self) -> HintPanel:
+        screen = self.app.screen
+        if isinstance(screen, HintScreen):
+            return screen.query_one(HintPanel)
+        return self.query_one(HintPanel)
 
     def action_close_hint(self) -> None:
         if self.hint_visible:
@@ -260,7 +277,7 @@ class TableScreen(Screen[None]):
     # --- hints ---------------------------------------------------------------------------
 
     def update_hint(self) -> None:
-        panel = self.query_one(HintPanel)
+        panel = self.hint_panel()
         g = self.table.game
         if self.table.bot_to_play or g.finished:
             panel.show_text(self._("Hints are for people; the bot is on turn."))
@@ -284,7 +301,7 @@ class TableScreen(Screen[None]):
 
     def _show_hint(self, version: int, hint: object) -> None:
         if version == self.table.game.version and self.hint_visible:
-            self.query_one(HintPanel).show_hint(self.table, hint)  # type: ignore[arg-type]
+            self.hint_panel().show_hint(self.table, hint)  # type: ignore[arg-type]
 
     # --- bots and the end ----------------------------------------------------------------
 
