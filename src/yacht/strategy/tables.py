@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from collections import Counter
 from dataclasses import dataclass
+from typing import SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -176,8 +178,9 @@ class ScoreTable:
             out[np.ix_(masks, ups)] = True
         return out
 
-    def most_to_come(self, used_mask: int, upper: int) -> int:
+    def most_to_come(self, used_mask: SupportsIndex, upper: SupportsIndex) -> int:
         """The most points still possible from this state (a bonus still in reach included)."""
+        used_mask, upper = operator.index(used_mask), operator.index(upper)
         open_ = [c for c in range(len(CATEGORIES)) if not used_mask >> c & 1]
         total = sum(self.best[c] for c in open_)
         if self.bonus and upper < self.cap:
