@@ -120,7 +120,7 @@ async def test_a_full_game_against_the_medium_bot(data_dir: Path) -> None:
         for name, total in zip(game.players, game.totals, strict=True):
             assert f"{name}  {total}" in results
         winner = game.players[game.winners()[0]]
-        assert f"{winner} wins!" in results or "Shared win" in results
+        assert f"Winner: {winner}!" in results or "Shared win" in results
         review = text_of(app, "#review")
         assert "You: accuracy" in review and "points lost in 36" not in review
         assert "Medium bot: accuracy" not in review  # reviews are for people
@@ -146,3 +146,29 @@ async def test_bots_only_play_through_to_the_end(data_dir: Path) -> None:
         await settle(pilot)
         assert isinstance(app.screen, EndScreen)
         assert "No human players to review." in text_of(app, "#review")
+
+
+async def test_equal_totals_share_the_win(data_dir: Path) -> None:
+    """Both play the same dice into the same boxes: the last scoring ends in a shared win."""
+    from yacht.game import Game
+    from yacht.rules import CATEGORIES
+    from yacht.tui.seats import Seat, TableConfig
+
+    from .helpers import saved_app
+
+    config = TableConfig((Seat("Ann"), Seat("Bob")), lang="en")
+    game = Game(config.names, dice=ScriptedDice([6, 6, 6, 6, 6] * 24))
+    for turn in range(23):  # every turn but Bob's last: both fill the same boxes in order
+        game.apply("roll")
+        game.apply(f"score {CATEGORIES[turn // 2].value}")
+    assert game.version == 46 and game.current == 1
+    app = saved_app(data_dir, config, game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r", "m")  # Bob's Yacht: 50, as Ann's
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        results = text_of(app, "#results").splitlines()
+        assert results[0] == "Shared win: Ann, Bob!"
+        assert results[1].startswith("1. Ann") and results[2].startswith("1. Bob")
+        assert results[1].endswith("★ winner") and results[2].endswith("★ winner")
+        assert Records.open_default(data_dir).games()[0].winners == ["Ann", "Bob"]

@@ -157,3 +157,14 @@ async def test_replay_screen_steps_through_a_stored_game(records: Records) -> No
         assert f"Step 0 of {total}" in text_of(app, "#turn")
         assert Category.ONES.value  # the sheet is drawn from the same game
         assert "accuracy" in text_of(app, "#summary")
+
+
+async def test_the_setup_screen_shows_the_high_scores(records: Records, data_dir: Path) -> None:
+    (game,) = _store(records, 7)
+    from yacht.tui.app import YachtApp
+
+    app = YachtApp(data_dir=data_dir, lang="en")
+    async with app.run_test(size=(80, 24)):
+        best = sorted(zip(game.totals, game.players, strict=True), key=lambda tp: -tp[0])
+        expected = " · ".join(f"{t} {n}" for t, n in best)
+        assert text_of(app, "#best-line") == f"High scores: {expected}"

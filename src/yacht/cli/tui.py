@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from yacht.cli import CommandError
-from yacht.i18n import LANGUAGES, detect_language
+from yacht.i18n import detect_language, language_code
 from yacht.tui.records import Records, data_dir
 from yacht.tui.replay import replay_text
 from yacht.tui.text import gettext_for
@@ -24,19 +24,19 @@ def register(subs: Any) -> None:
     p = subs.add_parser("history", help="list finished games and high scores")
     p.add_argument("--limit", type=int, default=20, help="how many recent games (default 20)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.add_argument("--lang", choices=sorted(LANGUAGES), default=None)
+    p.add_argument("--lang", default=None, help="language: en, fi, bg or nb")
     p.set_defaults(handler=cmd_history)
     p = subs.add_parser("replay", help="step through a stored game with its review")
     p.add_argument("id", type=int, help="the game's number in `yacht history`")
     p.add_argument("--plain", action="store_true", help="print the replay as text")
     p.add_argument("--no-review", action="store_true", help="skip the strategy review")
-    p.add_argument("--lang", choices=sorted(LANGUAGES), default=None)
+    p.add_argument("--lang", default=None, help="language: en, fi, bg or nb")
     p.set_defaults(handler=cmd_replay)
 
 
 def _lang(args: argparse.Namespace) -> str:
-    lang: str = args.lang or detect_language()
-    return lang
+    """The language of --lang (locale spellings too: nb_NO.UTF-8), else of the environment."""
+    return language_code(args.lang) if args.lang else detect_language()
 
 
 def cmd_history(args: argparse.Namespace) -> int:
@@ -127,9 +127,7 @@ def play_full_screen(args: argparse.Namespace) -> int:
     from yacht.tui.saves import read_save, save_path
     from yacht.tui.seats import Seat, TableConfig
 
-    lang = args.lang or detect_language()
-    if lang not in LANGUAGES:
-        raise CommandError(f"unknown language {lang!r} (one of: {', '.join(LANGUAGES)})")
+    lang = _lang(args)
     _ = gettext_for(lang)
     folder = data_dir()
     resume = bool(getattr(args, "resume", False))

@@ -7,12 +7,14 @@ directory when not given).
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from textual.app import App
 
 from yacht.dice import DiceSource
 from yacht.i18n import detect_language
+from yacht.tui.records import Records
 from yacht.tui.records import data_dir as default_data_dir
 from yacht.tui.saves import read_save
 from yacht.tui.screens.setup import SetupScreen
@@ -56,7 +58,21 @@ class YachtApp(App[None]):
             self.push_screen(self.setup_screen(self.config))
 
     def setup_screen(self, config: TableConfig) -> SetupScreen:
-        return SetupScreen(config, saved=self.saved_description(config.lang))
+        return SetupScreen(
+            config, saved=self.saved_description(config.lang), best=self.best_line(config.lang)
+        )
+
+    def best_line(self, lang: str) -> str | None:
+        """The three best totals on record, or None before the first finished game."""
+        try:
+            best = Records.open_default(self.data_dir).high_scores(3)
+        except (OSError, ValueError, sqlite3.Error):
+            return None
+        if not best:
+            return None
+        _ = gettext_for(lang)
+        scores = " · ".join(f"{h.total} {h.name}" for h in best)
+        return _("High scores: {scores}").format(scores=scores)
 
     def saved_description(self, lang: str) -> str | None:
         """One line about the saved game, or None when nothing is saved (or it is damaged)."""

@@ -34,10 +34,12 @@ def result_lines(table: Table) -> list[str]:
         name = escape(g.players[p])
         lines.append(f"{place}. [b]{name}[/b]  {g.totals[p]}  {escape(mark)}".rstrip())
     names = ", ".join(g.players[p] for p in sorted(winners))
-    if len(winners) > 1:
+    if len(g.players) == 1:
+        head = _("Final total: {total}").format(total=g.totals[0])
+    elif len(winners) > 1:
         head = _("Shared win: {names}!").format(names=names)
     else:
-        head = _("{name} wins!").format(name=names)
+        head = _("Winner: {name}!").format(name=names)
     return [f"[b]{escape(head)}[/b]", *lines]
 
 

@@ -66,10 +66,13 @@ class SetupScreen(Screen[None]):
         Binding("ctrl+s", "start", "Start", show=False),
     ]
 
-    def __init__(self, config: TableConfig, *, saved: str | None = None) -> None:
+    def __init__(
+        self, config: TableConfig, *, saved: str | None = None, best: str | None = None
+    ) -> None:
         super().__init__()
         self.config = config
         self.saved = saved  # a line describing the saved game, when there is one
+        self.best = best  # the high scores, once there are any
         self.lang = config.lang
         self._ = gettext_for(config.lang)
 
@@ -111,6 +114,7 @@ class SetupScreen(Screen[None]):
                 yield Button(_("Quit"), id="quit", compact=True)
             yield Static(escape(self.saved or ""), id="saved-line")
             yield Static("", id="setup-error")
+            yield Static(escape(self.best or ""), id="best-line")
             hint = _("Enter: start · Tab: next field · Esc: quit")
             yield Static(escape(hint), id="setup-keys")
 
@@ -246,10 +250,8 @@ class SetupScreen(Screen[None]):
             target=form["target"] if form["target"] and form["target"] <= 400 else None,
             undo=form["undo"],
         )
-        self.app.switch_screen(SetupScreen(config, saved=self.saved_line(lang)))
-
-    def saved_line(self, lang: str) -> str | None:
         from yacht.tui.app import YachtApp
 
         app = self.app
-        return app.saved_description(lang) if isinstance(app, YachtApp) else None
+        if isinstance(app, YachtApp):
+            app.switch_screen(app.setup_screen(config))
