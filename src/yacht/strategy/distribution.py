@@ -128,6 +128,7 @@ def _advance(
     index[next_masks, next_uppers] = np.arange(unique.size)
     after = np.zeros((unique.size, banked.shape[1]))
     size = banked.shape[1]
+    high = int(np.nonzero(banked.any(axis=0))[0].max()) + 1  # no mass beyond this yet
     for c in range(len(CATEGORIES)):
         src = np.nonzero(outcomes[:, c, :].any(axis=1))[0]
         if not src.size:
@@ -139,7 +140,8 @@ def _advance(
             # The next state does not depend on the points: one convolution per source.
             acc = np.zeros_like(rows)
             for p in found.tolist():
-                acc[:, p:] += rows[:, : size - p] * weights[:, p, None]
+                w = min(high, size - p)
+                acc[:, p : p + w] += rows[:, :w] * weights[:, p, None]
             after[index[masks[src] | (1 << c), uppers[src]]] += acc
             continue
         for p in found.tolist():
@@ -147,9 +149,15 @@ def _advance(
             shift = p + table.bonus_gain(uppers[src], c, p)
             target = index[masks[src] | (1 << c), nu]
             for k in np.unique(shift).tolist():
-                pick = np.nonzero(shift == k)[0]
-                add = rows[pick, : size - k] * weights[pick, p, None]
-                np.add.at(after[:, k:], target[pick], add)  # capped subtotals can coincide
+                pick = np.nonzero((shift == k) & (weights[:, p] > 0))[0]
+                if not pick.size:
+                    continue
+                pick = pick[np.argsort(target[pick], kind="stable")]
+                w = min(high, size - k)
+                add = rows[pick, :w] * weights[pick, p, None]
+                # Capped subtotals can meet in one state: sum each run of equal targets.
+                where, starts = np.unique(target[pick], return_index=True)
+                after[where, k : k + w] += np.add.reduceat(add, starts, axis=0)
     return next_masks, next_uppers, after
 
 
