@@ -40,6 +40,8 @@ def test_solve_readable_no_cache_and_target(
     data = json.loads(out)
     assert list(data) == ["rules", "target", "probability"]
     assert data["target"] == 60 and 0.99 < data["probability"] < 1
+    status, out, _ = run(capsys, "solve", "--target", "306", "--rules", "knizia", "--json")
+    assert json.loads(out)["probability"] == 0.0  # knizia's best sheet is 305
 
 
 def test_hint_json_and_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -67,8 +67,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     from yacht.strategy.target import target_table
 
     if args.target is not None:
-        table = target_table(args.rules, args.target, use_cache=not args.no_cache)
-        p = table.probability([], args.target)
+        most = rules_by_name(args.rules).max_total()
+        if 0 < args.target <= most:
+            table = target_table(args.rules, args.target, use_cache=not args.no_cache)
+            p = table.probability([], args.target)
+        else:
+            p = 1.0 if args.target <= 0 else 0.0
         if args.json:
             print(json.dumps({"rules": args.rules, "target": args.target, "probability": p}))
         else:
@@ -171,8 +175,10 @@ def _plot(d: Any, path: Path, rules: str) -> None:
     totals = range(d.probabilities.size)
     ax.bar(totals, d.probabilities, width=1.0, color="#4c72b0", label="P(final total)")
     ax.axvline(d.mean, color="#c44e52", linewidth=2, label=f"mean {d.mean:.2f}")
-    for q, t in d.percentiles.items():
-        ax.axvline(t, color="#555555", linestyle=":", linewidth=1)
+    cuts = d.percentiles
+    label = "percentiles: " + ", ".join(f"{q}% {t}" for q, t in cuts.items())
+    for i, (q, t) in enumerate(cuts.items()):
+        ax.axvline(t, color="#555555", linestyle=":", linewidth=1, label=None if i else label)
         ax.annotate(
             f"{q}%",
             (t, 1.0),
@@ -185,7 +191,8 @@ def _plot(d: Any, path: Path, rules: str) -> None:
     ax.set_ylabel("probability")
     ax.set_title(f"{rules}: final total under optimal play (stdev {d.stdev:.2f})", pad=16)
     ax.set_xlim(0, d.probabilities.size)
-    ax.legend(loc="upper left")
+    ax.set_ylim(0, float(d.probabilities.max()) * 1.3)  # room for the legend above the bars
+    ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
     try:
         fig.savefig(path)
