@@ -11,7 +11,7 @@ __all__ = ["BOT_LEVELS", "BOT_NAMES", "make_bot"]
 BOT_LEVELS: dict[str, float] = {"easy": 1.75, "medium": 0.9, "hard": 0.5}
 """Softmax temperature (in points) of each level; measured means are in the README."""
 
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "easy", "medium", "hard", "optimal")
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "easy", "medium", "hard", "optimal", "winner")
 """Every plain bot name, weakest first; ``target:T`` (T a whole number) is accepted too."""
 
 
@@ -34,6 +34,10 @@ def make_bot(name: str) -> Bot:
         return GreedyBot()
     if key == "optimal":
         return OptimalBot()
+    if key == "winner":  # plays for first place (issue 8); its tables load on first use
+        from yacht.bots.winner import WinnerBot
+
+        return WinnerBot()
     if key in BOT_LEVELS:
         return NoisyBot(key, BOT_LEVELS[key])
     if isinstance(key, str) and key.startswith("target:"):
