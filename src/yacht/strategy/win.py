@@ -278,6 +278,8 @@ def parse_sheets(text: str, rules: Rules | str = "traditional") -> list[dict[Cat
                 name, eq, given = pair.partition("=")
                 if not eq:
                     raise ValueError(f"opponents' sheets: {pair.strip()!r} is not category=points")
+                if name.strip() in sheet:
+                    raise ValueError(f"opponents' sheets: {name.strip()} is given twice")
                 sheet[name.strip()] = given.strip()
             raw.append(sheet)
     if not 1 <= len(raw) <= 5:
