@@ -169,3 +169,42 @@ def test_endgame_command_reports_the_table(capsys: pytest.CaptureFixture[str]) -
     data = json.loads(capsys.readouterr().out)
     assert data["positions"] == 12 + 12 * 12 and data["size"] == 156 * 101
     assert data["rules"] == "traditional" and data["seconds"] >= 0
+
+
+def test_hint_with_opponents_ranks_by_the_chance_of_winning(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Only Choice left, the opponent done and 28 ahead: the gamble above, from the command line.
+    used = ",".join(c.value for c in CATEGORIES if c is not C.CHOICE)
+    rest = ",".join(f"{c.value}=0" for c in CATEGORIES if c is not C.CHOICE)
+    argv = ["hint", "--dice", "6", "6", "6", "5", "4", "--rolls-left", "1", "--used", used]
+    argv += ["--banked", "0", "--opponents", f"choice=28,{rest}"]
+    assert main([*argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["exact"] is True
+    assert data["best"]["keep"] == [5, 6, 6, 6]
+    assert data["best"]["win_probability"] == pytest.approx(0.25, abs=1e-6)
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "2 players (exact endgame)" in text and "* keep 5 6 6 6" in text and "25.00%" in text
+    assert main(["hint", "--dice", "1", "2", "3", "4", "6", "--rolls-left", "2"]) == 0
+    assert "P(win)" not in capsys.readouterr().out  # without opponents: the plain hint
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--used", "ones"], "give --banked B"),
+        (["--target", "150"], "give one"),
+        (["--opponents", "ones=7"], "ones cannot score 7"),
+    ],
+)
+def test_hint_with_opponents_refuses_bad_input(
+    extra: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["hint", "--dice", "1", "2", "3", "4", "6", "--rolls-left", "2"]
+    if "--opponents" not in extra:
+        extra = [*extra, "--opponents", "empty"]
+    assert main([*argv, *extra]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1

@@ -151,7 +151,7 @@ def test_alone_the_win_hint_plays_for_points(dice: list[int]) -> None:
 
 
 def test_sheets_parse_in_both_forms_and_bad_ones_are_refused() -> None:
-    assert parse_sheets("ones=3, yacht = 50 ; - ;choice=30") == [
+    assert parse_sheets("ones=3, yacht = 50 ; empty ;choice=30") == [
         {C.ONES: 3, C.YACHT: 50},
         {},
         {C.CHOICE: 30},

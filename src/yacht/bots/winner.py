@@ -23,7 +23,6 @@ import random
 
 from yacht.bots.base import DecidingBot, Move
 from yacht.game import TurnView
-from yacht.strategy.endgame import DEFAULT_DEPTH
 from yacht.strategy.win import decide
 from yacht.strategy.win_tables import DEFAULT_PLAN, PLANS
 
@@ -33,17 +32,20 @@ __all__ = ["WinnerBot"]
 class WinnerBot(DecidingBot):
     """Maximises the chance of finishing first; an exact tie goes to more expected points.
 
-    ``depth``: the endgame table it uses heads-up (0: none); ``plan``: how options are valued
+    ``depth``: the endgame table it uses heads-up (0: none; None: depth 3 once ``yacht
+    endgame`` has built it, else depth 2, built in seconds); ``plan``: how options are valued
     before that (:data:`yacht.strategy.win_tables.PLANS`).
     """
 
     name = "winner"
 
-    def __init__(self, depth: int = DEFAULT_DEPTH, plan: str = DEFAULT_PLAN) -> None:
+    def __init__(self, depth: int | None = None, plan: str = DEFAULT_PLAN) -> None:
         super().__init__()
         if plan not in PLANS:
             raise ValueError(f"unknown plan {plan!r} (use one of {', '.join(PLANS)})")
-        if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 6:
+        if depth is not None and (
+            isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 6
+        ):
             raise ValueError(f"endgame depth must be a whole number from 0 to 6, got {depth!r}")
         self.depth = depth
         self.plan = plan

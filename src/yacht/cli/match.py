@@ -10,7 +10,7 @@ from typing import Any
 
 from yacht.rules import preset_names
 
-__all__ = ["cmd_endgame", "cmd_match", "register"]
+__all__ = ["cmd_endgame", "cmd_match", "cmd_win_hint", "register"]
 
 
 def register(subs: Any) -> None:
@@ -182,4 +182,50 @@ def cmd_endgame(args: argparse.Namespace) -> int:
         f"{game.positions:,} positions x {2 * game.spread + 1} leads = {game.size:,} "
         f"win probabilities ({game.table.nbytes / 1e6:.1f} MB), built in {game.seconds:.1f} s"
     )
+    return 0
+
+
+def cmd_win_hint(args: argparse.Namespace) -> int:
+    """``yacht hint ... --opponents SHEETS``: every option with P(finishing first).
+
+    Your sheet is ``--used`` (filled categories), ``--upper`` (their upper subtotal, for a
+    preset with a bonus) and ``--banked`` (your total so far); SHEETS gives the opponents'
+    sheets (see :func:`yacht.strategy.win.parse_sheets`).
+    """
+    from yacht.cli import CommandError
+    from yacht.rules import CATEGORIES, Category, rules_by_name
+    from yacht.strategy import mask_of
+    from yacht.strategy.win import parse_sheets, seat_hint
+    from yacht.strategy.win_tables import Seat, seat_of
+
+    if len(args.dice) != 5:
+        raise CommandError(f"need five dice, got {len(args.dice)}: {' '.join(map(str, args.dice))}")
+    if args.target is not None:
+        raise CommandError("--target and --opponents rank options differently: give one")
+    rules = rules_by_name(args.rules)
+    if args.upper is not None and rules.upper_bonus is None:
+        raise CommandError(f"--upper: preset {args.rules} has no upper bonus")
+    used = [Category.parse(n) for n in args.used.replace(" ", ",").split(",") if n]
+    if used and args.banked is None:
+        raise CommandError("--opponents: give --banked B, the points on your sheet")
+    cap = rules.upper_bonus.threshold if rules.upper_bonus is not None else 0
+    me = Seat(mask_of(used), min(args.upper or 0, cap), args.banked or 0)
+    others = [seat_of(rules, s) for s in parse_sheets(args.opponents, rules)]
+    h = seat_hint(rules, me, others, args.dice, args.rolls_left)
+    if args.json:
+        print(json.dumps(h.to_json()))
+        return 0
+    open_ = [c.value for c in CATEGORIES if c not in used]
+    shown = "all 12" if len(open_) == len(CATEGORIES) else ", ".join(open_)
+    rolls = "1 roll" if args.rolls_left == 1 else f"{args.rolls_left} rolls"
+    how = "exact endgame" if h.exact else "estimate"
+    print(
+        f"{args.rules}: dice {' '.join(map(str, args.dice))}, {rolls} left; open: {shown}; "
+        f"{h.players} players ({how})"
+    )
+    width = max(len(str(o)) for o in h.options)
+    print(f"  {'option':<{width}}  {'P(win)':>8}  {'expected':>8}")
+    for i, o in enumerate(h.options):
+        mark = "*" if i == 0 else " "
+        print(f"{mark} {o!s:<{width}}  {o.win_probability:8.2%}  {o.expected:8.3f}")
     return 0

@@ -28,6 +28,7 @@ def register(subs: Any) -> None:
     _rules_option(p)
     p.add_argument("--target", type=_points, metavar="T", help="rank by P(final total >= T)")
     p.add_argument("--banked", type=_points, default=None, metavar="B", help="points on sheet")
+    p.add_argument("--opponents", metavar="SHEETS", help="rank by P(finishing first) against")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(handler=cmd_hint)
 
@@ -96,6 +97,11 @@ def _used(text: str) -> list[Category]:
 
 def cmd_hint(args: argparse.Namespace) -> int:
     from yacht.strategy import hint
+
+    if args.opponents is not None:  # playing to win (yacht.cli.match)
+        from yacht.cli.match import cmd_win_hint
+
+        return cmd_win_hint(args)
 
     if len(args.dice) != 5:
         shown = " ".join(map(str, args.dice))

@@ -43,11 +43,24 @@ from yacht.strategy.cache import cache_dir
 from yacht.strategy.tables import F64, I64, ScoreTable, score_table
 from yacht.strategy.turn import stop_values, turn_value
 
-__all__ = ["DEFAULT_DEPTH", "FULL", "Endgame", "build_endgame", "endgame", "settled"]
+__all__ = [
+    "DEFAULT_DEPTH",
+    "FULL",
+    "QUICK_DEPTH",
+    "Endgame",
+    "build_endgame",
+    "endgame",
+    "play_depth",
+    "settled",
+]
 
 FULL = (1 << len(CATEGORIES)) - 1
 DEFAULT_DEPTH = 3
-"""The depth the bots and hints use: built in a couple of minutes on two cores, then cached."""
+"""The deepest table the bots and hints use: built in a minute or two, then cached on disk."""
+
+QUICK_DEPTH = 2
+"""The table built on demand during a game (a few seconds) when the deeper one is not built:
+``yacht endgame`` builds that one ahead."""
 
 _FORMAT = 1
 _COLUMNS = 6144
@@ -317,3 +330,16 @@ def endgame(rules: Rules | str, depth: int = DEFAULT_DEPTH, *, use_cache: bool =
         _BUILT[key] = game
         _store(game)
     return game
+
+
+def play_depth(rules: Rules | str, depth: int | None = None) -> int:
+    """The endgame depth to play with: ``depth`` if given; else :data:`DEFAULT_DEPTH` when
+    that table is in memory or on disk, and :data:`QUICK_DEPTH` otherwise (no long wait)."""
+    if depth is not None:
+        return depth
+    preset = rules_by_name(rules)
+    if (preset.fingerprint(), DEFAULT_DEPTH) in _BUILT or _cache_path(
+        preset, DEFAULT_DEPTH
+    ).exists():
+        return DEFAULT_DEPTH
+    return QUICK_DEPTH

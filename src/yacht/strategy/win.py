@@ -35,7 +35,7 @@ import numpy as np
 from yacht.dice import KEEPS
 from yacht.game import TurnView
 from yacht.rules import CATEGORIES, Category, Rules, rules_by_name, validate_dice
-from yacht.strategy.endgame import DEFAULT_DEPTH, FULL
+from yacht.strategy.endgame import FULL, play_depth
 from yacht.strategy.remaining import remaining
 from yacht.strategy.tables import F64, ROLL_INDEX, SUB_KEEPS, score_table
 from yacht.strategy.win_tables import (
@@ -156,19 +156,22 @@ def position_values(
     me: Seat,
     opponents: Sequence[Seat],
     *,
-    depth: int = DEFAULT_DEPTH,
+    depth: int | None = None,
     plan: str = DEFAULT_PLAN,
 ) -> PositionValues:
-    """Every option's value for the player ``me`` against ``opponents`` (turn starts)."""
+    """Every option's value for the player ``me`` against ``opponents`` (turn starts).
+
+    ``depth``: the endgame table to use heads-up (0: none; None: see
+    :func:`~yacht.strategy.endgame.play_depth`)."""
     if me.used == FULL:
         raise ValueError("all categories are used: there is nothing left to score")
     if plan not in PLANS:
         raise ValueError(f"unknown plan {plan!r} (use one of {', '.join(PLANS)})")
     used = np.array([me.used])
     expected = expected_rows(rules, used, np.array([me.upper]))[:, 0]
-    if len(opponents) == 1 and depth > 0:
+    if len(opponents) == 1 and play_depth(rules, depth) > 0:
         other = opponents[0]
-        game = heads_up_endgame(rules, me, other, depth)
+        game = heads_up_endgame(rules, me, other, play_depth(rules, depth))
         if game is not None:
             lead = np.array([me.total - other.total])
             win = endgame_columns(game, rules, used, lead, np.array([other.used]))[:, 0]
@@ -194,7 +197,7 @@ def win_hint(
     dice: Iterable[int],
     rolls_left: int,
     *,
-    depth: int = DEFAULT_DEPTH,
+    depth: int | None = None,
     plan: str = DEFAULT_PLAN,
 ) -> WinHint:
     """Every option for ``dice`` with ``rolls_left`` (0, 1 or 2), best first, for the player
@@ -212,7 +215,7 @@ def seat_hint(
     dice: Iterable[int],
     rolls_left: int,
     *,
-    depth: int = DEFAULT_DEPTH,
+    depth: int | None = None,
     plan: str = DEFAULT_PLAN,
 ) -> WinHint:
     """Like :func:`win_hint`, with each player given as a :class:`Seat` (used categories,
@@ -248,9 +251,9 @@ def seat_hint(
 def parse_sheets(text: str, rules: Rules | str = "traditional") -> list[dict[Category, int]]:
     """Opponents' score sheets from text: a JSON list of ``{category: points}`` objects, or
     one sheet per opponent separated by ``;``, each ``category=points`` pairs separated by
-    commas (``-`` for an empty sheet). Points must be a score the category can make.
+    commas (``empty`` for an empty sheet). Points must be a score the category can make.
 
-    >>> parse_sheets("ones=3,yacht=50;-")
+    >>> parse_sheets("ones=3,yacht=50;empty")
     [{Category.ONES: 3, Category.YACHT: 50}, {}]
     >>> parse_sheets('[{"choice": 23}]')
     [{Category.CHOICE: 23}]
@@ -274,7 +277,7 @@ def parse_sheets(text: str, rules: Rules | str = "traditional") -> list[dict[Cat
         for part in text.split(";"):
             part = part.strip()
             sheet: dict[str, object] = {}
-            for pair in [] if part in ("", "-") else part.split(","):
+            for pair in [] if part.lower() in ("", "-", "empty") else part.split(","):
                 name, eq, given = pair.partition("=")
                 if not eq:
                     raise ValueError(f"opponents' sheets: {pair.strip()!r} is not category=points")
@@ -314,7 +317,7 @@ def _view_sheets(view: TurnView) -> list[Mapping[Category, int]]:
 
 
 def win_hint_for_view(
-    view: TurnView, *, depth: int = DEFAULT_DEPTH, plan: str = DEFAULT_PLAN
+    view: TurnView, *, depth: int | None = None, plan: str = DEFAULT_PLAN
 ) -> WinHint:
     """The win hint for the current player of a game, from :meth:`yacht.game.Game.view`."""
     if view.dice is None:
@@ -331,7 +334,7 @@ def win_hint_for_view(
 
 
 def decide(
-    view: TurnView, *, depth: int = DEFAULT_DEPTH, plan: str = DEFAULT_PLAN
+    view: TurnView, *, depth: int | None = None, plan: str = DEFAULT_PLAN
 ) -> tuple[int, ...] | Category:
     """The ``winner`` bot's decision: the keep (0-4 faces) or category with the best chance
     of finishing first (an exact tie goes to the higher expected score)."""
