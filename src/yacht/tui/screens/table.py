@@ -19,6 +19,7 @@ from textual.widgets import Button, Static
 from textual.worker import get_current_worker
 
 from yacht.actions import Action, GameError, Hold, Roll, Score, Undo
+from yacht.game import TurnView
 from yacht.rules import Category
 from yacht.tui.keys import bindings
 from yacht.tui.screens.dialogs import ConfirmScreen, HelpScreen, HintScreen
@@ -116,7 +117,9 @@ class TableScreen(Screen[None]):
                 button.display = t.config.undo
             if action == "hint":
                 button.display = t.config.hints
-        self.query_one(Sheet).show()
+        sheet = self.query_one(Sheet)
+        sheet.show_cursor = not t.bot_to_play  # the cursor is for people
+        sheet.show()
         if self.hint_visible:
             self.update_hint()
 
@@ -289,13 +292,14 @@ class TableScreen(Screen[None]):
             return
         self.hint_version = g.version
         panel.show_text(self._("Thinking…"))
-        self.compute_hint(g.version)
+        self.compute_hint(g.version, g.view())
 
     @work(thread=True, exclusive=True, group="hint")
-    def compute_hint(self, version: int) -> None:
+    def compute_hint(self, version: int, view: TurnView) -> None:
+        """The exact hint, off the event loop (a target table can take seconds to build)."""
         from yacht.strategy import hint_for_view
 
-        hint = hint_for_view(self.table.game.view(), self.table.config.target)
+        hint = hint_for_view(view, self.table.config.target)
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._show_hint, version, hint)
 
