@@ -7,6 +7,7 @@ MODULES: tuple[str, ...] = (
     "benchmarks.openspiel",
     "benchmarks.strategy",
     "benchmarks.simulate",
+    "benchmarks.tui",
 )
 
 for name in MODULES:
