@@ -85,8 +85,11 @@ class EndScreen(Screen[None]):
         from yacht.review import review
 
         t = self.table
-        lines = summary_lines(review(t.game), t.seats, t.config.lang)
         head = self._("Review")
+        try:
+            lines = summary_lines(review(t.game), t.seats, t.config.lang)
+        except Exception as e:  # a review that fails must not take the results with it
+            lines = [self._("The review is not available: {error}").format(error=e)]
         text = f"[b]{escape(head)}[/b]\n" + escape("\n".join(lines))
         self.app.call_from_thread(self.query_one("#review", Static).update, text)
 

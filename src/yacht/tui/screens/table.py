@@ -7,7 +7,7 @@ worker with a short visible pause between their actions.
 from __future__ import annotations
 
 import asyncio
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -28,6 +28,9 @@ from yacht.tui.text import gettext_for
 from yacht.tui.widgets.dice import DiceTray, DieSlot
 from yacht.tui.widgets.panels import EventLog, HintPanel, KeyBar
 from yacht.tui.widgets.sheet import Sheet, SheetRow
+
+if TYPE_CHECKING:
+    from yacht.strategy import Hint
 
 __all__ = ["TableScreen"]
 
@@ -299,13 +302,20 @@ class TableScreen(Screen[None]):
         """The exact hint, off the event loop (a target table can take seconds to build)."""
         from yacht.strategy import hint_for_view
 
-        hint = hint_for_view(view, self.table.config.target)
+        try:
+            hint: Hint | str = hint_for_view(view, self.table.config.target)
+        except Exception as e:  # a failing hint must not end the game
+            hint = self._("The hint is not available: {error}").format(error=e)
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._show_hint, version, hint)
 
-    def _show_hint(self, version: int, hint: object) -> None:
-        if version == self.table.game.version and self.hint_visible:
-            self.hint_panel().show_hint(self.table, hint)  # type: ignore[arg-type]
+    def _show_hint(self, version: int, hint: Hint | str) -> None:
+        if version != self.table.game.version or not self.hint_visible:
+            return
+        if isinstance(hint, str):
+            self.hint_panel().show_text(hint)
+        else:
+            self.hint_panel().show_hint(self.table, hint)
 
     # --- bots and the end ----------------------------------------------------------------
 
