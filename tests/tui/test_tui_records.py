@@ -148,6 +148,8 @@ async def test_replay_screen_steps_through_a_stored_game(records: Records) -> No
         scored = next(i for i, e in enumerate(game.events, 1) if e.points is not None)
         assert f"Step {scored} of {total}" in text_of(app, "#turn")
         assert text_of(app, "#message")  # the verdict on that decision
+        scored_dice = game.events[scored - 1].dice
+        assert [s.face for s in app.screen.query(DieSlot)] == list(scored_dice or ())
         await pilot.press("end")
         totals = text_of(app, "#row-total")
         assert totals.split()[-2:] == [str(t) for t in game.totals]

@@ -86,7 +86,10 @@ class ReplayScreen(Screen[None]):
         sheet = self.query_one(Sheet)
         sheet.game = state
         sheet.show()
-        self.query_one(DiceTray).show(state.dice, state.held, _("HELD"))
+        dice = state.dice
+        if n and dice is None:  # just after a scoring: show the dice that were scored
+            dice = self.steps[n - 1].event.dice
+        self.query_one(DiceTray).show(dice, state.held, _("HELD"))
         counter = _("Step {n} of {total}").format(n=n, total=len(self.steps))
         if n == 0:
             what, note = _("Before the first roll."), ""
