@@ -79,6 +79,24 @@ def bots_game(
     return game
 
 
+def plain_game(config: TableConfig, faces: list[int], *, scorings: int) -> Game:
+    """A game of ``config`` driven without any bot, so snapshots do not move when the bots
+    improve: every turn rolls three times and fills the open box that scores most (the first
+    such box on a tie). Stops once ``scorings`` boxes are filled, or, with ``scorings`` equal
+    to the game's length, just before the last scoring (its dice rolled three times)."""
+    game = Game(config.names, config.preset, ScriptedDice(faces), undo=config.undo)
+    last = len(CATEGORIES) * len(config.seats)
+    while sum(len(s) for s in game.sheets) < min(scorings, last):
+        for _ in range(3):
+            game.apply("roll")
+        if sum(len(s) for s in game.sheets) == last - 1 and scorings == last:
+            return game
+        open_ = [c for c in CATEGORIES if c not in game.sheet(game.current)]
+        best = max(open_, key=lambda c: game.potential(c) or 0)
+        game.apply(f"score {best.value}")
+    return game
+
+
 def saved_app(folder: Path, config: TableConfig, game: Game, *, bot_delay: float = 0) -> YachtApp:
     """An app that opens ``game`` as the saved game in progress."""
     write_save(folder, config, game)

@@ -16,7 +16,7 @@ from yacht.tui.app import YachtApp
 from yacht.tui.seats import TableConfig
 
 from .conftest import faces
-from .helpers import bots_game, saved_app, settle
+from .helpers import plain_game, saved_app, settle
 
 Compare = Callable[..., bool]
 LANGS = ["en", "fi"]
@@ -36,7 +36,7 @@ def test_setup_screen(snap_compare: Compare, tmp_path: Path, lang: str) -> None:
 def test_table_screen_mid_turn_with_hint(snap_compare: Compare, tmp_path: Path, lang: str) -> None:
     """Round 5: two dice held after the second roll, the hint panel open."""
     config = TableConfig.default(lang)
-    game = bots_game(config, faces(), scorings=8)
+    game = plain_game(config, faces(), scorings=8)
     for action in ("roll", "hold 1 2", "roll"):
         game.apply(action)
     app = saved_app(tmp_path, config, game)
@@ -50,7 +50,10 @@ def test_table_screen_mid_turn_with_hint(snap_compare: Compare, tmp_path: Path, 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_end_screen_with_review(snap_compare: Compare, tmp_path: Path, lang: str) -> None:
-    """The bot's last scoring ends the game: ranking, the person's review, the record."""
+    """The bot's forced last scoring (no rolls left, one box open) ends the game: ranking, the
+    person's review, the record."""
     config = TableConfig.default(lang)
-    app = saved_app(tmp_path, config, bots_game(config, faces(), actions_short=1))
+    game = plain_game(config, faces(), scorings=24)
+    assert game.rolls_left == 0 and len(game.sheet(1)) == 11
+    app = saved_app(tmp_path, config, game)
     assert snap_compare(app, terminal_size=(80, 24), run_before=_settled)

@@ -36,18 +36,16 @@ def option_text(option: Option, lang: str) -> str:
 
 
 def decision_line(decision: Decision, lang: str) -> str:
-    """``Turn 4, roll 2: 6 6 5 3 1``, then ``-> keep 6 6`` and, when that was not the best
-    play, ``best: keep 6 6 5 (-3.1)``, one a line."""
+    """``Turn 4, roll 2: 6 6 5 3 1``, then ``-> keep 6 6`` with the points it lost, and the
+    best option when that was not it, one a line."""
     _ = gettext_for(lang)
     where = _("Turn {turn}, roll {roll}").format(turn=decision.turn, roll=decision.roll)
     dice = " ".join(map(str, decision.dice))
-    lines = [f"{where}: {dice}", f"  → {option_text(decision.taken, lang)}"]
-    if not decision.accurate:
-        best = _("best: {option} (-{loss:.1f})").format(
-            option=option_text(decision.best, lang), loss=decision.loss
-        )
-        lines.append(f"    {best}")
-    return "\n".join(lines)
+    taken = f" → {option_text(decision.taken, lang)}"
+    if decision.accurate:
+        return f"{where}: {dice}\n{taken}"
+    best = _("best: {option}").format(option=option_text(decision.best, lang))
+    return f"{where}: {dice}\n{taken} (-{decision.loss:.1f})\n {best}"
 
 
 def summary_lines(
@@ -69,14 +67,14 @@ def summary_lines(
             )
         )
         lines.append(
-            "  "
+            " "
             + _("{loss:.1f} points lost in {n} decisions").format(
                 loss=summary.loss, n=summary.decisions
             )
         )
         mine = [d for d in review.decisions if d.player == summary.player and not d.accurate]
         for decision in sorted(mine, key=lambda d: -d.loss)[:worst]:
-            lines += ["  " + line for line in decision_line(decision, lang).splitlines()]
+            lines += [" " + line for line in decision_line(decision, lang).splitlines()]
     if not lines:
         lines.append(_("No human players to review."))
     return lines

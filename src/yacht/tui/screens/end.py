@@ -66,7 +66,7 @@ class EndScreen(Screen[None]):
                 yield Static(escape(_("Review: working it out…")), id="review")
                 stored = self.table.record_id
                 if stored is not None:
-                    line = _("Stored as game {id}: yacht replay {id}").format(id=stored)
+                    line = _("Stored: yacht replay {id}").format(id=stored)
                     yield Static(escape(line), id="stored")
         with Horizontal(id="end-buttons"):
             yield Button(_("Play again"), id="end-again", variant="primary", compact=True)
