@@ -18,6 +18,7 @@ COMMANDS: tuple[str, ...] = (
     "yacht.cli.strategy",  # solve, hint, distribution
     "yacht.cli.bots",  # simulate, review
     "yacht.cli.tui",  # history, replay
+    "yacht.cli.web",  # serve, verify
     "yacht.cli.loadtest",  # loadtest
     "yacht.cli.match",  # match, endgame
 )

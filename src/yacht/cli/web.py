@@ -1,0 +1,69 @@
+"""``yacht serve`` (the web game) and ``yacht verify GAME.json`` (provably fair dice check)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["cmd_serve", "cmd_verify", "register"]
+
+
+def register(subs: Any) -> None:
+    p = subs.add_parser("serve", help="run the web game (browser UI, REST and WebSocket API)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="SQLAlchemy URL (default: an SQLite file in the user data directory, "
+        "or $YACHT_DATA_DIR)",
+    )
+    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    p.set_defaults(handler=cmd_serve)
+
+    p = subs.add_parser(
+        "verify",
+        help="check a finished web game's dice against its revealed seed",
+        description="Exit status: 0 fair, 1 not fair, 2 the file cannot be checked.",
+    )
+    p.add_argument("game", metavar="GAME.json", help="a game file (from the page or /api/games/ID)")
+    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.set_defaults(handler=cmd_verify)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from yacht.web.app import create_app
+    from yacht.web.config import default_database_url
+
+    database = args.database or default_database_url()
+    app = create_app(database)
+    shown = database.split("@")[-1] if "@" in database else database
+    print(f"yacht: serving http://{args.host}:{args.port}/ (database {shown})", file=sys.stderr)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from yacht.web.fairness import BadGameFileError, verify
+
+    try:
+        data = json.loads(Path(args.game).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ValueError(f"cannot read {args.game}: {e.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ValueError(f"{args.game} is not JSON: {e}") from None
+    try:
+        verdict = verify(data)
+    except BadGameFileError as e:
+        raise ValueError(f"{args.game}: {e}") from None
+    if args.json:
+        print(json.dumps(verdict.to_json()))
+    else:
+        print(verdict.summary())
+    return 0 if verdict.fair else 1

@@ -1,0 +1,163 @@
+"""The app factory: ``create_app()`` builds the whole web game (API, WebSocket, pages).
+
+>>> app = create_app("sqlite://")
+>>> schemas = app.openapi()["components"]["schemas"]
+>>> [s["$ref"].split("/")[-1] for s in schemas["ServerMessage"]["oneOf"]]
+['StateMessage', 'ErrorMessage', 'HintReply', 'WelcomeMessage', 'PongMessage']
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import TypeAdapter
+
+import yacht
+from yacht.web.broadcast import Broadcaster, LocalBroadcaster
+from yacht.web.config import Settings
+from yacht.web.play import GameService
+from yacht.web.routes import router
+from yacht.web.runner import Runner
+from yacht.web.schemas import ClientMessage, ErrorMessage, ServerMessage
+from yacht.web.sockets import table_socket
+from yacht.web.store import Store
+from yacht.web.tables import TableError
+
+__all__ = ["create_app"]
+
+STATIC = Path(__file__).parent / "static"
+PAGES = {"/": "index.html", "/t/{code}": "table.html", "/games": "games.html"}
+
+DESCRIPTION = """\
+Play Yacht at a table of friends and bots.
+
+**WebSocket** `/ws/tables/{code}`: send `ClientMessage` values (JSON, tagged by `type`:
+`hello`, `action`, `hint`, `hand_to_bot`, `rematch`, `ping`) and receive `ServerMessage`
+values (`state`, `error`, `hint`, `welcome`, `pong`). Both unions are in the schema
+components below. The server sends the table's `state` on connect and after every change.
+Every `action` names the game number and the `version` it was decided on; a stale, repeated,
+malformed, out-of-turn or unauthorised message is answered by an `error` and changes nothing.
+The in-game REST endpoints take the same messages.
+"""
+
+
+def create_app(
+    database: str | None = None,
+    *,
+    settings: Settings | None = None,
+    broadcaster: Broadcaster | None = None,
+    seeds: Callable[[], str] | None = None,
+    bot_delay: float | None = None,
+) -> FastAPI:
+    """The web game on a database URL (default: an SQLite file in the user data dir).
+
+    ``seeds`` replaces the source of secret dice seeds (tests use a fixed one so games
+    repeat); ``bot_delay`` is the pause before each bot move in seconds.
+    """
+    settings = settings or Settings()
+    if database is not None:
+        settings = replace(settings, database=database)
+    if seeds is not None:
+        settings = replace(settings, seeds=seeds)
+    if bot_delay is not None:
+        settings = replace(settings, bot_delay=bot_delay)
+    store = Store(settings.database_url())
+    store.migrate()
+    service = GameService(store, broadcaster or LocalBroadcaster(), settings)
+    runner = Runner(service, settings.bot_delay)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await runner.resume()
+        try:
+            yield
+        finally:
+            await runner.stop()
+            store.close()
+
+    app = FastAPI(
+        title="Yacht",
+        version=yacht.__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    app.state.service = service
+    app.state.runner = runner
+    app.state.settings = settings
+
+    @app.exception_handler(TableError)
+    async def table_error(request: Request, exc: TableError) -> JSONResponse:
+        body = ErrorMessage(code=exc.code, message=exc.message)
+        return JSONResponse(body.model_dump(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = [
+            f"{'.'.join(str(x) for x in e['loc'])}: {e['msg']}" for e in list(exc.errors())[:3]
+        ]
+        body = ErrorMessage(code="invalid", message="bad request: " + "; ".join(parts))
+        return JSONResponse(body.model_dump(), status_code=422)
+
+    app.include_router(router)
+    app.add_api_websocket_route("/ws/tables/{code}", table_socket)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    for path, page in PAGES.items():
+        app.add_api_route(path, _page(page), include_in_schema=False, methods=["GET"])
+    app.add_api_route("/games/{game_id}", _page("replay.html"), include_in_schema=False)
+    app.openapi = _openapi(app)  # type: ignore[method-assign]
+    return app
+
+
+def _page(name: str) -> Callable[[], Any]:
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+    page.__name__ = f"page_{name.split('.')[0]}"
+    return page
+
+
+def _openapi(app: FastAPI) -> Callable[[], dict[str, Any]]:
+    """The default document plus the WebSocket message unions as schema components."""
+    default = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        doc = default()
+        schemas = doc.setdefault("components", {}).setdefault("schemas", {})
+        unions: tuple[tuple[str, Any], ...] = (
+            ("ClientMessage", ClientMessage),
+            ("ServerMessage", ServerMessage),
+        )
+        for name, union in unions:
+            adapter: TypeAdapter[Any] = TypeAdapter(union)
+            schema = adapter.json_schema(ref_template="#/components/schemas/{model}")
+            for key, value in schema.pop("$defs", {}).items():
+                schemas.setdefault(key, value)
+            schemas[name] = schema
+        # Validation failures answer with an ErrorMessage (code "invalid"), not FastAPI's default.
+        for item in doc.get("paths", {}).values():
+            for operation in item.values():
+                if isinstance(operation, dict) and "422" in operation.get("responses", {}):
+                    operation["responses"]["422"] = {
+                        "description": "invalid: a malformed request; nothing changed",
+                        "content": {
+                            "application/json": {
+                                "schema": {"$ref": "#/components/schemas/ErrorMessage"}
+                            }
+                        },
+                    }
+        for unused in ("HTTPValidationError", "ValidationError"):
+            schemas.pop(unused, None)
+        app.openapi_schema = doc
+        return doc
+
+    return openapi

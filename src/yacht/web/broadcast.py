@@ -1,0 +1,90 @@
+"""Live fan-out of table updates to every connection watching a table.
+
+:class:`Broadcaster` is the small interface the server talks to; :class:`LocalBroadcaster`
+delivers within one process. A Redis implementation (for several server processes) only has
+to provide the same two methods.
+
+>>> import asyncio
+>>> async def demo() -> list[str]:
+...     hub = LocalBroadcaster()
+...     async with hub.subscribe("table:ABC") as inbox:
+...         await hub.publish("table:ABC", "hello")
+...         return [await inbox.get()]
+>>> asyncio.run(demo())
+['hello']
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Protocol
+
+__all__ = ["Broadcaster", "Inbox", "LocalBroadcaster", "table_channel"]
+
+INBOX_LIMIT = 256  # a reader this far behind is dropped rather than let memory grow
+
+
+def table_channel(code: str) -> str:
+    return f"table:{code}"
+
+
+class Inbox:
+    """The messages published on a channel since subscribing, in order."""
+
+    def __init__(self) -> None:
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue(INBOX_LIMIT)
+        self.overflowed = False
+
+    def put(self, message: str | None) -> None:
+        try:
+            self._queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.overflowed = True
+
+    async def get(self) -> str | None:
+        """The next message; None once the inbox overflowed (the reader should resync)."""
+        if self.overflowed and self._queue.empty():
+            return None
+        return await self._queue.get()
+
+
+class Broadcaster(Protocol):
+    async def publish(self, channel: str, message: str) -> None:
+        """Deliver ``message`` to every current subscriber of ``channel`` (any process)."""
+        ...
+
+    def subscribe(self, channel: str) -> AbstractAsyncContextManager[Inbox]:
+        """Receive what is published on ``channel`` from now until the context ends."""
+        ...
+
+
+class LocalBroadcaster:
+    """Fan-out within this process: one inbox per subscriber."""
+
+    def __init__(self) -> None:
+        self._inboxes: dict[str, set[Inbox]] = {}
+
+    async def publish(self, channel: str, message: str) -> None:
+        for inbox in tuple(self._inboxes.get(channel, ())):
+            inbox.put(message)
+
+    @asynccontextmanager
+    async def _subscription(self, channel: str) -> AsyncIterator[Inbox]:
+        inbox = Inbox()
+        self._inboxes.setdefault(channel, set()).add(inbox)
+        try:
+            yield inbox
+        finally:
+            boxes = self._inboxes.get(channel)
+            if boxes is not None:
+                boxes.discard(inbox)
+                if not boxes:
+                    del self._inboxes[channel]
+
+    def subscribe(self, channel: str) -> AbstractAsyncContextManager[Inbox]:
+        return self._subscription(channel)
+
+    def subscribers(self, channel: str) -> int:
+        return len(self._inboxes.get(channel, ()))

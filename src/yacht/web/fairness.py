@@ -1,0 +1,161 @@
+"""Provably fair dice: check a finished game against its revealed seed (``yacht verify``).
+
+A game file carries the SHA-256 commitment published when the table was made and, once the
+game is over, the server seed itself. :func:`verify` checks the commitment, then plays the
+game again with :class:`~yacht.dice.FairDice` from die number 0: the start roll-off (if any)
+and every roll must come out exactly as recorded, and every scoring must score as recorded.
+
+>>> from yacht.dice import FairDice
+>>> from yacht.game import Game
+>>> from yacht.rules import CATEGORIES
+>>> g = Game(["Ann"], dice=FairDice("ab" * 32, "agreed"))
+>>> for category in CATEGORIES:
+...     _ = g.apply("roll"); _ = g.apply(f"score {category.value}")
+>>> data = g.to_json() | {"fair": {"commitment": FairDice("ab" * 32).commitment}}
+>>> verify(data).fair
+True
+>>> data["events"][0]["dice"] = [6, 6, 6, 6, 6]
+>>> print(verify(data).problems[0])  # doctest: +ELLIPSIS
+event 1 (roll): recorded 6 6 6 6 6, the seed gives ...
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from yacht.actions import Action, GameError, Roll
+from yacht.dice import FairDice
+from yacht.game import Game
+from yacht.rules import RulesError, rules_by_name
+
+__all__ = ["BadGameFileError", "Verdict", "verify"]
+
+
+class BadGameFileError(ValueError):
+    """The file cannot be checked: not a game, no revealed seed, no commitment."""
+
+
+@dataclass
+class Verdict:
+    """The outcome of a check: fair or not, how much was re-derived, what did not match."""
+
+    fair: bool
+    rolls: int = 0
+    dice: int = 0
+    commitment: str = ""
+    problems: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        if self.fair:
+            return (
+                f"fair: the seed matches its commitment {self.commitment[:16]}... and "
+                f"re-derives all {self.rolls} rolls ({self.dice} dice)"
+            )
+        return "NOT fair: " + "; ".join(self.problems)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "fair": self.fair,
+            "rolls": self.rolls,
+            "dice": self.dice,
+            "commitment": self.commitment,
+            "problems": list(self.problems),
+        }
+
+
+def _faces(values: Sequence[int] | None) -> str:
+    return " ".join(map(str, values)) if values else "nothing"
+
+
+def _require(data: Mapping[str, Any]) -> tuple[str, str, str]:
+    if not isinstance(data, Mapping) or data.get("format") != "yacht-game":
+        raise BadGameFileError("not a yacht game file (no 'format': 'yacht-game')")
+    dice = data.get("dice")
+    if not isinstance(dice, Mapping):
+        raise BadGameFileError(
+            "the game has no revealed dice seed (the server reveals it when the game is over)"
+        )
+    if dice.get("kind") != "fair":
+        raise BadGameFileError(f"the dice are {dice.get('kind')!r}, not provably fair dice")
+    seed, client = dice.get("server_seed"), dice.get("client_seed", "")
+    fair = data.get("fair")
+    commitment = fair.get("commitment") if isinstance(fair, Mapping) else None
+    if not isinstance(seed, str) or not seed or not isinstance(client, str):
+        raise BadGameFileError("the dice description has no server seed")
+    if not isinstance(commitment, str) or not commitment:
+        raise BadGameFileError("the game file has no published commitment to check against")
+    return seed, client, commitment
+
+
+def verify(data: Mapping[str, Any]) -> Verdict:
+    """Re-derive every die of a finished fair game; raise BadGameFileError if it can't be read."""
+    seed, client, commitment = _require(data)
+    verdict = Verdict(fair=True, commitment=commitment)
+    if hashlib.sha256(seed.encode()).hexdigest() != commitment.lower():
+        verdict.problems.append("the revealed seed does not match the published commitment")
+    source = FairDice(seed, client)
+    try:
+        rules = rules_by_name(data["rules"])
+        if data.get("rules_fingerprint") not in (None, rules.fingerprint()):
+            raise BadGameFileError(f"preset {rules.name!r} scores differently here")
+        start = data.get("start", {})
+        game = Game(
+            data["players"],
+            rules,
+            source,
+            start=start.get("rule", "seat"),
+            undo=bool(data.get("house_rules", {}).get("undo", False)),
+        )
+        events = list(data["events"])
+    except (KeyError, TypeError, AttributeError, RulesError) as e:
+        raise BadGameFileError(f"malformed game file: {e!r}") from None
+    except ValueError as e:
+        raise BadGameFileError(f"malformed game file: {e}") from None
+    if game.start_rolls != [list(r) for r in start.get("rolls", [])] or game.first != start.get(
+        "first", 0
+    ):
+        verdict.problems.append(
+            f"start: recorded first player {start.get('first')} after rolls "
+            f"{start.get('rolls')}, the seed gives {game.first} after {game.start_rolls}"
+        )
+    verdict.dice = source.drawn
+    for number, raw in enumerate(events, start=1):
+        if verdict.problems:
+            break
+        try:
+            action = Action.parse(raw["action"])
+            event = game.apply(action, player=int(raw["player"]))
+        except (KeyError, TypeError) as e:
+            raise BadGameFileError(f"event {number} is malformed: {e!r}") from None
+        except GameError as e:
+            verdict.problems.append(f"event {number} is not a legal move: {e}")
+            break
+        if isinstance(action, Roll):
+            verdict.rolls += 1
+            if list(raw.get("dice") or []) != list(event.dice or ()):
+                verdict.problems.append(
+                    f"event {number} (roll): recorded {_faces(raw.get('dice'))}, "
+                    f"the seed gives {_faces(event.dice)}"
+                )
+        elif raw.get("points", event.points) != event.points:
+            verdict.problems.append(
+                f"event {number} ({raw['action']}): recorded {raw.get('points')} points, "
+                f"the dice score {event.points}"
+            )
+    verdict.dice = source.drawn
+    if not verdict.problems:
+        if "totals" in data and list(data["totals"]) != game.totals:
+            verdict.problems.append(
+                f"totals: recorded {data['totals']}, replay gives {game.totals}"
+            )
+        if "winners" in data and list(data["winners"]) != game.winners():
+            verdict.problems.append(
+                f"winners: recorded {data['winners']}, replay gives {game.winners()}"
+            )
+        if not game.finished:
+            verdict.problems.append("the game is not finished")
+    verdict.fair = not verdict.problems
+    return verdict

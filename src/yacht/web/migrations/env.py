@@ -1,0 +1,36 @@
+"""Alembic environment: migrate the connection handed over by :func:`yacht.web.store.migrate`.
+
+Outside a migration run (a plain import, e.g. by pytest's doctest collection) it does nothing.
+"""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlalchemy import create_engine
+
+from yacht.web.models import Base
+
+
+def run() -> None:
+    config = context.config
+    connection = config.attributes.get("connection")
+    if connection is None:  # the `alembic` command line: use the configured URL
+        engine = create_engine(config.get_main_option("sqlalchemy.url") or "sqlite://")
+        with engine.begin() as conn:
+            _migrate(conn)
+        return
+    _migrate(connection)
+
+
+def _migrate(connection: object) -> None:
+    context.configure(
+        connection=connection,  # type: ignore[arg-type]
+        target_metadata=Base.metadata,
+        render_as_batch=True,  # SQLite alters tables by copying them
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+if getattr(context, "config", None) is not None:
+    run()

@@ -1,0 +1,75 @@
+"""Database tables of the web game (SQLAlchemy 2 declarative models).
+
+A *table* is where people sit: a preset, 1-6 seats, house options and a revision that every
+change bumps (the optimistic-concurrency token that keeps several server processes honest).
+A table plays a series of *games* (the first, then rematches); a game row keeps the secret
+server seed, its public commitment and the engine's JSON (event log and dice position).
+The schema itself is created and changed only by the Alembic migrations in ``migrations/``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+__all__ = ["Base", "GameRow", "SeatRow", "TableRow"]
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+
+    code: Mapped[str] = mapped_column(String(12), primary_key=True)
+    preset: Mapped[str] = mapped_column(String(40))
+    hints: Mapped[bool]
+    turn_seconds: Mapped[int | None] = mapped_column(Integer)
+    start_rule: Mapped[str] = mapped_column(String(16))
+    client_seed: Mapped[str] = mapped_column(String(64))
+    game_number: Mapped[int] = mapped_column(Integer)
+    revision: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    seats: Mapped[list[SeatRow]] = relationship(
+        order_by="SeatRow.position", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    table_code: Mapped[str] = mapped_column(
+        String(12), ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(8))  # "human" or "bot"
+    bot: Mapped[str | None] = mapped_column(String(40))
+    token_hash: Mapped[str | None] = mapped_column(String(64))
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("table_code", "number", name="uq_games_table_number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_code: Mapped[str] = mapped_column(
+        String(12), ForeignKey("tables.code", ondelete="CASCADE"), index=True
+    )
+    number: Mapped[int] = mapped_column(Integer)
+    server_seed: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting, playing, finished
+    version: Mapped[int] = mapped_column(Integer)
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    review: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    deadline: Mapped[float | None] = mapped_column(Float)  # Unix time the turn times out
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

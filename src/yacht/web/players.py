@@ -1,0 +1,128 @@
+"""The web game's links to the players and judges: bots, hints and reviews.
+
+The server never plays or judges on its own: it asks :mod:`yacht.bots`, :mod:`yacht.strategy`
+and :mod:`yacht.review`, and turns their answers into what the page shows.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from yacht.actions import Action, Score, hold_for_keep
+from yacht.game import Game, TurnView
+
+__all__ = ["BotSeat", "bot_levels", "bot_name", "check_bot", "hint_options", "review_json"]
+
+
+def bot_levels() -> list[str]:
+    """The bot levels a table can seat, weakest first."""
+    from yacht.bots import BOT_NAMES
+
+    return list(BOT_NAMES)
+
+
+def check_bot(level: str | None) -> str:
+    """The level if a bot of that name exists; else ValueError naming the known ones."""
+    from yacht.bots import make_bot
+
+    if not level:
+        raise ValueError("a bot seat needs a level, e.g. 'medium'")
+    make_bot(level)
+    return level
+
+
+def bot_name(level: str | None, number: int = 0) -> str:
+    """A bot's default name: ``Medium bot``, or ``Medium bot 2`` when there are several."""
+    base = f"{str(level).replace(':', ' ').capitalize()} bot"
+    return f"{base} {number}" if number else base
+
+
+class BotSeat:
+    """One bot playing one seat, with its own seeded random generator.
+
+    The same object serves a whole game, so a bot that decided to hold some dice then rolls
+    them; after a restart a new one simply decides again from the position it finds.
+    """
+
+    def __init__(self, level: str, seed: str) -> None:
+        from yacht.bots import make_bot
+
+        self.level = level
+        self.bot = make_bot(level)
+        self.rng = random.Random(seed)
+
+    def act(self, view: TurnView) -> Action:
+        return self.bot.act(view, self.rng)
+
+
+def hint_options(view: TurnView, limit: int = 5) -> list[dict[str, Any]]:
+    """The best options of the current turn (the HintOption schema), best first."""
+    from yacht.strategy import hint_for_view
+
+    if view.dice is None:
+        raise ValueError("roll first: a hint needs dice on the table")
+    hint = hint_for_view(view)
+    out = []
+    for option in hint.options[:limit]:
+        keep = list(option.keep) if option.keep is not None else None
+        out.append(
+            {
+                "action": option.action,
+                "keep": keep,
+                "hold": list(hold_for_keep(view.dice, keep).positions)
+                if keep is not None
+                else None,
+                "category": option.category,
+                "points": option.points,
+                "expected": option.expected,
+                "expected_total": option.expected + view.banked,
+                "probability": option.probability,
+            }
+        )
+    return out
+
+
+def review_json(game: Game) -> dict[str, Any]:
+    """Each player's review: points lost, accuracy, every decision, and the expected final
+    total after each decision (the chart), starting from the preset's expected score."""
+    from yacht.review import review
+    from yacht.strategy import solve
+
+    result = review(game)
+    start = float(solve(game.rules).expected)
+    banked: list[list[int]] = [[0] for _ in game.players]  # total before each of their turns
+    sheets: list[dict[Any, int]] = [{} for _ in game.players]
+    for event in game.events:
+        if isinstance(event.action, Score):
+            sheets[event.player][event.action.category] = event.points or 0
+            banked[event.player].append(game.rules.total(sheets[event.player]))
+    players = []
+    for summary in result.players:
+        mine = [d for d in result.decisions if d.player == summary.player]
+        series = [start]
+        decisions = []
+        for d in mine:
+            series.append(banked[d.player][d.turn - 1] + d.taken.expected)
+            decisions.append(
+                {
+                    "turn": d.turn,
+                    "roll": d.roll,
+                    "dice": list(d.dice),
+                    "taken": d.taken.to_json(),
+                    "best": d.best.to_json(),
+                    "loss": round(d.loss, 3),
+                }
+            )
+        players.append(
+            {
+                "seat": summary.player,
+                "name": summary.name,
+                "total": summary.total,
+                "loss": round(summary.loss, 2),
+                "accuracy": None if summary.accuracy is None else round(summary.accuracy, 1),
+                "decisions": decisions,
+                "series": [round(x, 2) for x in series],
+            }
+        )
+    return {"rules": result.rules, "expected": round(start, 2), "players": players}

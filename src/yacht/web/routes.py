@@ -1,0 +1,210 @@
+"""REST endpoints under ``/api``: lobby, seats, actions, finished games, texts.
+
+The in-game endpoints take exactly the WebSocket messages (``ActionMessage``, ``HintMessage``,
+...), so the OpenAPI document describes them and a client without WebSockets can play too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+
+from yacht.actions import Action, Roll
+from yacht.dice import ScriptedDice
+from yacht.game import Game
+from yacht.i18n import LANGUAGES
+from yacht.rules import preset_names, rules_by_name
+from yacht.web import players
+from yacht.web.i18n import catalog
+from yacht.web.play import GameService
+from yacht.web.schemas import (
+    ActionMessage,
+    Catalog,
+    CreateTable,
+    ErrorMessage,
+    Frame,
+    GameSummary,
+    HandToBotMessage,
+    HintMessage,
+    HintReply,
+    Joined,
+    JoinSeat,
+    Preset,
+    RematchMessage,
+    Replay,
+    TableState,
+    TableSummary,
+)
+from yacht.web.state import event_out, game_summary, public_game_json, rules_info, table_summary
+from yacht.web.tables import TableError
+
+__all__ = ["router"]
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorMessage, "description": what}
+    for status, what in (
+        (403, "spectator, bad_token or hints_off"),
+        (404, "not_found"),
+        (409, "stale_version, not_your_turn, illegal, not_started, game_over or seat_taken"),
+        (503, "busy"),
+    )
+}
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+Code = Annotated[str, Path(min_length=1, max_length=12, description="the table's short code")]
+
+
+def service(request: Request) -> GameService:
+    found: GameService = request.app.state.service
+    return found
+
+
+@router.get("/presets", tags=["lobby"])
+async def presets() -> list[Preset]:
+    return [Preset(name=n, description=rules_by_name(n).description) for n in preset_names()]
+
+
+@router.get("/bots", tags=["lobby"])
+async def bots() -> list[str]:
+    """The bot levels a seat can be given, weakest first."""
+    return players.bot_levels()
+
+
+@router.get("/i18n/{lang}", tags=["texts"])
+async def texts(lang: Annotated[str, Path(max_length=8)]) -> Catalog:
+    """The page's texts in one language (en, fi, bg, nb)."""
+    if lang not in LANGUAGES:
+        raise TableError("not_found", f"no texts for language {lang!r}")
+    return Catalog.model_validate(catalog(lang))
+
+
+@router.post("/tables", status_code=201, tags=["lobby"])
+async def create_table(body: CreateTable, request: Request) -> TableState:
+    """Open a table; its ``game.commitment`` is the SHA-256 of the secret dice seed."""
+    return await service(request).create(body)
+
+
+@router.get("/tables", tags=["lobby"])
+async def open_tables(
+    request: Request, limit: Annotated[int, Query(ge=1, le=100)] = 20
+) -> list[TableSummary]:
+    """Tables waiting for players, newest first."""
+    snaps = await asyncio.to_thread(service(request).store.waiting_tables, limit)
+    return [table_summary(s) for s in snaps]
+
+
+@router.get("/tables/{code}", tags=["table"])
+async def table(code: Code, request: Request) -> TableState:
+    return await service(request).state(code)
+
+
+@router.post("/tables/{code}/join", tags=["table"])
+async def join(code: Code, body: JoinSeat, request: Request) -> Joined:
+    """Take a free seat: the answer holds the seat's secret token (keep it)."""
+    return await service(request).join(code, body)
+
+
+@router.post("/tables/{code}/actions", tags=["play"])
+async def act(code: Code, body: ActionMessage, request: Request) -> TableState:
+    """The WebSocket ``action`` message over HTTP: roll, hold or score."""
+    return await service(request).act(code, body)
+
+
+@router.post("/tables/{code}/hint", tags=["play"])
+async def hint(code: Code, body: HintMessage, request: Request) -> HintReply:
+    return await service(request).hint(code, body)
+
+
+@router.post("/tables/{code}/hand-to-bot", tags=["play"])
+async def hand_to_bot(code: Code, body: HandToBotMessage, request: Request) -> TableState:
+    return await service(request).hand_to_bot(code, body)
+
+
+@router.post("/tables/{code}/rematch", tags=["play"])
+async def rematch(code: Code, body: RematchMessage, request: Request) -> TableState:
+    return await service(request).rematch(code, body)
+
+
+@router.get("/tables/{code}/game.json", tags=["games"])
+async def current_game_json(code: Code, request: Request) -> dict[str, Any]:
+    """The table's current game as a file; the dice seed is in it once the game is over."""
+    svc = service(request)
+    snap, game = await svc.load(code)
+    if game is None:
+        raise TableError("not_started", "the game starts when every seat is taken")
+    return public_game_json(snap.game, snap.table, game)
+
+
+@router.get("/games", tags=["games"])
+async def finished_games(
+    request: Request,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> list[GameSummary]:
+    """Finished games, newest first."""
+    rows = await asyncio.to_thread(service(request).store.games, "finished", limit, offset)
+    return [game_summary(r) for r in rows]
+
+
+async def _game(request: Request, game_id: int) -> tuple[Any, Any, Game]:
+    found = await asyncio.to_thread(service(request).store.game, game_id)
+    if found is None or found[0].state is None:
+        raise TableError("not_found", f"no game {game_id}")
+    row, table = found
+    return row, table, Game.from_json(found[0].state or {})
+
+
+@router.get("/games/{game_id}", tags=["games"])
+async def game_json(game_id: int, request: Request) -> dict[str, Any]:
+    """A game as a file (``yacht verify`` checks it once it is finished)."""
+    row, table, game = await _game(request, game_id)
+    return public_game_json(row, table, game)
+
+
+@router.get("/games/{game_id}/replay", tags=["games"])
+async def replay(game_id: int, request: Request) -> Replay:
+    """A finished game, event by event."""
+    row, table, game = await _game(request, game_id)
+    if row.status != "finished":
+        raise TableError("illegal", "only finished games can be replayed")
+    return Replay(
+        id=row.id,
+        table=table.code,
+        number=row.number,
+        rules=rules_info(game.rules),
+        players=list(game.players),
+        winners=game.winners(),
+        frames=frames(game),
+    )
+
+
+def frames(game: Game) -> list[Frame]:
+    """The game after each of its events, by replaying them on a fresh game."""
+    data = {k: v for k, v in game.to_json().items() if k not in ("totals", "winners")}
+    again = Game.from_json({**data, "events": []}, dice=ScriptedDice([]))
+    out = [_frame(again, None)]
+    for event in game.events:
+        action: Action = event.action
+        if isinstance(action, Roll) and event.dice is not None:
+            held = again.held if again.dice is not None else frozenset()
+            again.dice_source = ScriptedDice(
+                [f for p, f in enumerate(event.dice, start=1) if p not in held]
+            )
+        again.apply(action, player=event.player)
+        out.append(_frame(again, event_out(again.version, again.events[-1])))
+    return out
+
+
+def _frame(game: Game, event: Any) -> Frame:
+    return Frame(
+        version=game.version,
+        event=event,
+        round=game.round,
+        current=None if game.finished else game.current,
+        dice=list(game.dice) if game.dice is not None else None,
+        held=sorted(game.held),
+        sheets=[dict(s) for s in game.sheets],
+        totals=game.totals,
+    )

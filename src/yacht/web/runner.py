@@ -1,0 +1,149 @@
+"""Server-side turns: bots act promptly, timed turns time out, finished games get reviewed.
+
+One task per table that needs the server (a bot to move, a turn clock, a review to write);
+it sleeps while people think and is woken by every change to its table. Its moves go through
+the same checks as a person's, so a move decided on an old version is simply rejected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from yacht.actions import Action, Roll, Score
+from yacht.game import Game
+from yacht.rules import CATEGORIES
+from yacht.web import players
+from yacht.web.play import GameService
+from yacht.web.store import TableSnapshot
+from yacht.web.tables import TableError
+
+__all__ = ["Runner", "timeout_action"]
+
+log = logging.getLogger("yacht.web")
+
+
+def timeout_action(game: Game) -> Action:
+    """What the server does for a player whose turn ran out: roll if nothing is rolled yet,
+    then score the open category with the most points (the first such on the sheet).
+
+    >>> from yacht.dice import ScriptedDice
+    >>> g = Game(["Ann"], dice=ScriptedDice([6, 6, 6, 5, 5]))
+    >>> timeout_action(g)
+    Roll()
+    >>> _ = g.apply("roll"); timeout_action(g)
+    Score(category=Category.FULL_HOUSE)
+    """
+    if game.dice is None:
+        return Roll()
+    sheet = game.sheet(game.current)
+    open_ = [c for c in CATEGORIES if c not in sheet]
+    return Score(max(open_, key=lambda c: (game.rules.score(game.dice or (), c), -c.index)))
+
+
+class Runner:
+    """Drives the tables of one server process (see the module docstring)."""
+
+    def __init__(self, service: GameService, bot_delay: float) -> None:
+        self.service = service
+        self.bot_delay = bot_delay
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._wake: dict[str, asyncio.Event] = {}
+        self._bots: dict[tuple[str, int, int], players.BotSeat] = {}
+        service.on_change = self.kick
+
+    def kick(self, code: str) -> None:
+        """Something changed at a table: make sure its driver looks again."""
+        self._wake.setdefault(code, asyncio.Event()).set()
+        task = self._tasks.get(code)
+        if task is None or task.done():
+            self._tasks[code] = asyncio.get_running_loop().create_task(self._drive(code))
+
+    async def resume(self) -> None:
+        """After a start: pick up every game that was under way."""
+        for code in await asyncio.to_thread(self.service.store.active_codes):
+            self.kick(code)
+
+    async def stop(self) -> None:
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._tasks.clear()
+
+    async def idle(self) -> None:
+        """Wait until no table needs the server (tests use it to let bots finish)."""
+        while any(not t.done() for t in self._tasks.values()):
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+    async def _drive(self, code: str) -> None:
+        wake = self._wake[code]
+        try:
+            while True:
+                wake.clear()
+                snap, game = await self.service.load(code)
+                if game is None:
+                    return
+                if game.finished:
+                    if snap.game.review is None:
+                        await self._review(code, snap, game)
+                    return
+                if snap.seats[game.current].kind == "bot":
+                    await asyncio.sleep(self.bot_delay)
+                    await self._bot_move(code, snap, game)
+                    continue
+                if snap.game.deadline is not None:
+                    wait = snap.game.deadline - self.service.clock()
+                    if wait > 0:
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(wake.wait(), wait)
+                        continue
+                    await self._move(code, snap, game, timeout_action(game))
+                    continue
+                if not wake.is_set():
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the server-side driver stopped", code)
+        finally:
+            if self._tasks.get(code) is asyncio.current_task():
+                del self._tasks[code]
+                self._wake.pop(code, None)
+
+    async def _move(self, code: str, snap: TableSnapshot, game: Game, action: Action) -> None:
+        try:
+            await self.service.act_for(code, game.current, snap.game.number, game.version, action)
+        except TableError as e:  # somebody else changed the game first: look again
+            log.info("table %s: server move %s not taken: %s", code, action, e.message)
+
+    async def _bot_move(self, code: str, snap: TableSnapshot, game: Game) -> None:
+        seat = snap.seats[game.current]
+        level = seat.bot or "medium"
+        key = (code, snap.game.number, seat.position)
+        bot = self._bots.get(key)
+        if bot is None or bot.level != level:
+            bot = self._bots[key] = players.BotSeat(level, f"{code}:{key[1]}:{key[2]}")
+        view = game.view()
+        try:
+            action = await asyncio.to_thread(bot.act, view)
+        except Exception:
+            log.exception("table %s: bot %s failed; the turn goes on without it", code, level)
+            action = timeout_action(game)
+        await self._move(code, snap, game, action)
+        if game.finished or snap.game.number != key[1]:
+            self._bots.pop(key, None)
+
+    async def _review(self, code: str, snap: TableSnapshot, game: Game) -> None:
+        for key in [k for k in self._bots if k[0] == code]:
+            del self._bots[key]
+        try:
+            review = await asyncio.to_thread(players.review_json, game)
+        except Exception:
+            log.exception("table %s: the review of game %d failed", code, snap.game.number)
+            return
+        try:
+            await self.service.store_review(code, snap.game.number, review)
+        except TableError as e:
+            log.info("table %s: review not stored: %s", code, e.message)

@@ -1,0 +1,134 @@
+"""The WebSocket of a table: ``/ws/tables/{code}``.
+
+On connect the server sends the table's ``state``; after every change everyone watching gets
+the new ``state``. A client sends :data:`~yacht.web.schemas.ClientMessage` values; a request
+that fails is answered with an ``error`` to that client only and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from yacht.web.broadcast import Inbox, table_channel
+from yacht.web.play import GameService
+from yacht.web.schemas import (
+    ActionMessage,
+    ClientMessage,
+    ErrorMessage,
+    HandToBotMessage,
+    HelloMessage,
+    HintMessage,
+    PingMessage,
+    PongMessage,
+    RematchMessage,
+    StateMessage,
+    WelcomeMessage,
+)
+from yacht.web.tables import TableError
+
+__all__ = ["MAX_MESSAGE", "table_socket"]
+
+MAX_MESSAGE = 8192  # bytes; no legal message comes near it
+CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+def describe(error: ValidationError) -> str:
+    """A one-line account of what is wrong with a message."""
+    parts = []
+    for e in error.errors()[:3]:
+        where = ".".join(str(x) for x in e["loc"]) or "message"
+        parts.append(f"{where}: {e['msg']}")
+    return "bad message: " + "; ".join(parts)
+
+
+class Connection:
+    """One WebSocket watching one table; sends are serialised."""
+
+    def __init__(self, websocket: WebSocket, service: GameService, code: str) -> None:
+        self.websocket = websocket
+        self.service = service
+        self.code = code
+        self.seats: set[int] = set()
+        self._send_lock = asyncio.Lock()
+
+    async def send(self, message: BaseModel | str) -> None:
+        text = message if isinstance(message, str) else message.model_dump_json()
+        async with self._send_lock:
+            await self.websocket.send_text(text)
+
+    async def forward(self, inbox: Inbox) -> None:
+        while True:
+            text = await inbox.get()
+            if text is None:  # fell too far behind: start again from the current state
+                inbox.overflowed = False
+                text = StateMessage(table=await self.service.state(self.code)).model_dump_json()
+            await self.send(text)
+
+    async def handle(self, text: str) -> None:
+        ref = None
+        try:
+            if len(text.encode()) > MAX_MESSAGE:
+                raise TableError("invalid", f"message too large (over {MAX_MESSAGE} bytes)")
+            try:
+                msg = CLIENT_MESSAGE.validate_json(text)
+            except ValidationError as e:
+                raise TableError("invalid", describe(e)) from None
+            ref = msg.ref
+            reply = await self.dispatch(msg)
+            if reply is not None:
+                await self.send(reply)
+        except TableError as e:
+            await self.send(ErrorMessage(code=e.code, message=e.message, ref=ref))
+
+    async def dispatch(self, msg: Any) -> BaseModel | None:
+        svc = self.service
+        if isinstance(msg, HelloMessage):
+            accepted = await svc.arrive(
+                self.code, [(s.seat, s.token) for s in msg.seats if s.seat not in self.seats]
+            )
+            self.seats.update(accepted)
+            return WelcomeMessage(seats=sorted(self.seats), ref=msg.ref)
+        if isinstance(msg, ActionMessage):
+            await svc.act(self.code, msg)  # everyone, this client too, gets the new state
+            return None
+        if isinstance(msg, HintMessage):
+            return await svc.hint(self.code, msg)
+        if isinstance(msg, HandToBotMessage):
+            await svc.hand_to_bot(self.code, msg)
+            self.seats.discard(msg.seat)
+            return None
+        if isinstance(msg, RematchMessage):
+            await svc.rematch(self.code, msg)
+            return None
+        if isinstance(msg, PingMessage):
+            return PongMessage(ref=msg.ref)
+        raise TableError("invalid", f"unknown message {msg!r}")
+
+
+async def table_socket(websocket: WebSocket, code: str) -> None:
+    service: GameService = websocket.app.state.service
+    await websocket.accept()
+    try:
+        state = await service.state(code)
+    except TableError as e:
+        await websocket.send_text(ErrorMessage(code=e.code, message=e.message).model_dump_json())
+        await websocket.close(code=4404)
+        return
+    conn = Connection(websocket, service, state.code)
+    async with service.broadcaster.subscribe(table_channel(state.code)) as inbox:
+        forwarder = asyncio.create_task(conn.forward(inbox))
+        try:
+            await conn.send(StateMessage(table=await service.state(state.code)))
+            while True:
+                await conn.handle(await websocket.receive_text())
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if conn.seats:
+                service.leave(state.code, conn.seats)
+            forwarder.cancel()
+            await asyncio.gather(forwarder, return_exceptions=True)

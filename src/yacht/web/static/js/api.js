@@ -1,0 +1,60 @@
+// REST calls, seat tokens kept in this browser, and small DOM helpers.
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export async function api(path, { method = "GET", body } = {}) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(data.code || "error", data.message || response.statusText, response.status);
+  return data;
+}
+
+// The seats this browser holds at each table: {code: {seat: token}} in localStorage.
+const TOKENS = "yacht:tokens";
+
+function allTokens() {
+  try {
+    return JSON.parse(localStorage.getItem(TOKENS) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+export const tokens = {
+  get(code) {
+    return allTokens()[code] || {};
+  },
+  set(code, seat, token) {
+    const all = allTokens();
+    all[code] = { ...(all[code] || {}), [seat]: token };
+    localStorage.setItem(TOKENS, JSON.stringify(all));
+  },
+  keep(code, seats) {
+    const all = allTokens();
+    const mine = all[code] || {};
+    all[code] = Object.fromEntries(Object.entries(mine).filter(([s]) => seats.includes(Number(s))));
+    localStorage.setItem(TOKENS, JSON.stringify(all));
+  },
+};
+
+export function esc(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+export function $(selector, root = document) {
+  return root.querySelector(selector);
+}
+
+export function show(el, visible) {
+  el.hidden = !visible;
+}

@@ -1,0 +1,102 @@
+// The lobby: open a table (then take its first person's seat), or join one by code.
+import { api, esc, tokens, $ } from "./api.js";
+import { setupLanguages, t } from "./i18n.js";
+
+let levels = ["random", "greedy", "easy", "medium", "hard", "optimal"];
+
+function toast(text) {
+  const el = $("#toast");
+  el.textContent = text;
+  el.hidden = false;
+  setTimeout(() => (el.hidden = true), 5000);
+}
+
+function seatSpecs() {
+  const count = Number($("#seat-count").value);
+  const list = $("#seat-specs");
+  const before = [...list.querySelectorAll("select")].map((s) => s.value);
+  const options = (value) =>
+    `<option value="human"${value === "human" ? " selected" : ""}>${esc(t("a person"))}</option>` +
+    levels
+      .map((l) => `<option value="bot:${l}"${value === `bot:${l}` ? " selected" : ""}>${esc(t("bot: {level}", { level: l }))}</option>`)
+      .join("");
+  list.innerHTML = Array.from({ length: count }, (_, i) => {
+    const value = before[i] || (i === 0 ? "human" : i === 1 ? "human" : "bot:medium");
+    const label = i === 0 ? t("Seat {n} (you)", { n: 1 }) : t("Seat {n}", { n: i + 1 });
+    return `<li><label class="field inline"><span>${esc(label)}</span><select data-seat="${i}">${options(value)}</select></label></li>`;
+  }).join("");
+}
+
+async function create(event) {
+  event.preventDefault();
+  const name = $("#name").value.trim();
+  const specs = [...$("#seat-specs").querySelectorAll("select")].map((s) =>
+    s.value === "human" ? { kind: "human" } : { kind: "bot", bot: s.value.slice(4) },
+  );
+  const humans = specs.map((s, i) => (s.kind === "human" ? i : -1)).filter((i) => i >= 0);
+  if (humans.length && !name) {
+    $("#name").focus();
+    toast(t("Type your name first."));
+    return;
+  }
+  const body = {
+    preset: $("#preset").value,
+    seats: specs,
+    hints: $("#hints").checked,
+    turn_seconds: $("#timer").value ? Number($("#timer").value) : null,
+    start: $("#start").value,
+    client_seed: $("#client-seed").value.trim(),
+  };
+  try {
+    const table = await api("/api/tables", { method: "POST", body });
+    if (humans.length) {
+      const joined = await api(`/api/tables/${table.code}/join`, { method: "POST", body: { seat: humans[0], name } });
+      tokens.set(table.code, joined.seat, joined.token);
+      localStorage.setItem("yacht:name", name);
+    }
+    location.href = table.invite_path;
+  } catch (error) {
+    toast(error.message);
+  }
+}
+
+async function openTables() {
+  try {
+    const tables = await api("/api/tables");
+    $("#open-tables").innerHTML =
+      tables
+        .map(
+          (tb) =>
+            `<li><a href="/t/${tb.code}"><strong>${tb.code}</strong> · ${esc(tb.preset)} · ` +
+            `${esc(tb.seats.map((s) => s.name || "—").join(", "))}</a> ` +
+            `<span class="muted">${esc(t("Free seats: {n}", { n: tb.free_seats }))}</span></li>`,
+        )
+        .join("") || `<li class="muted">${esc(t("No open tables right now."))}</li>`;
+  } catch {
+    /* the list is a convenience */
+  }
+}
+
+async function main() {
+  await setupLanguages($("#lang"), () => {
+    seatSpecs();
+    openTables();
+  });
+  $("#name").value = localStorage.getItem("yacht:name") || "";
+  const [presets, bots] = await Promise.all([api("/api/presets"), api("/api/bots")]);
+  levels = bots;
+  $("#preset").innerHTML = presets
+    .map((p) => `<option value="${esc(p.name)}" title="${esc(p.description)}">${esc(p.name)}</option>`)
+    .join("");
+  seatSpecs();
+  $("#seat-count").addEventListener("change", seatSpecs);
+  $("#create").addEventListener("submit", create);
+  $("#join-code").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const code = $("#code").value.trim().toUpperCase();
+    if (code) location.href = `/t/${encodeURIComponent(code)}`;
+  });
+  openTables();
+}
+
+main();

@@ -1,0 +1,134 @@
+// The end of a game: winners, reviews with charts, rematch; and the fair-dice panel.
+import { api, esc } from "./api.js";
+import { smallDice } from "./dice.js";
+import { verifyGame } from "./fair.js";
+import { categoryLabel, language, t } from "./i18n.js";
+
+export function winnersText(names, totals, winners) {
+  if (!winners.length) return "";
+  const points = totals[winners[0]];
+  if (winners.length === 1) return t("{name} wins with {points} points!", { name: names[winners[0]], points });
+  return t("Shared win: {names} with {points} points each!", {
+    names: winners.map((w) => names[w]).join(" & "),
+    points,
+  });
+}
+
+function optionText(option) {
+  if (option.action === "keep") {
+    return option.keep.length ? t("keep {dice}", { dice: option.keep.join(" ") }) : t("reroll all");
+  }
+  return `${categoryLabel(option.category)} (${option.points})`;
+}
+
+// A line chart of the expected final total after each decision, from the preset's
+// expected score at the start to the total actually reached.
+export function chartSvg(series, final, expected, label) {
+  const width = 320;
+  const height = 150;
+  const pad = { left: 34, right: 10, top: 10, bottom: 22 };
+  const values = [...series, final, expected];
+  let low = Math.min(...values);
+  let high = Math.max(...values);
+  if (high - low < 20) {
+    low -= 10;
+    high += 10;
+  }
+  low = Math.floor(low / 10) * 10;
+  high = Math.ceil(high / 10) * 10;
+  const n = Math.max(series.length - 1, 1);
+  const x = (i) => pad.left + (i / n) * (width - pad.left - pad.right);
+  const y = (v) => pad.top + (1 - (v - low) / (high - low)) * (height - pad.top - pad.bottom);
+  const points = series.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  const last = series.length - 1;
+  return (
+    `<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(label)}">` +
+    `<line class="axis" x1="${pad.left}" y1="${height - pad.bottom}" x2="${width - pad.right}" y2="${height - pad.bottom}"/>` +
+    `<line class="axis" x1="${pad.left}" y1="${pad.top}" x2="${pad.left}" y2="${height - pad.bottom}"/>` +
+    `<line class="par" x1="${pad.left}" y1="${y(expected)}" x2="${width - pad.right}" y2="${y(expected)}"/>` +
+    `<text class="tick" x="${pad.left - 4}" y="${y(high) + 4}" text-anchor="end">${high}</text>` +
+    `<text class="tick" x="${pad.left - 4}" y="${y(low) + 4}" text-anchor="end">${low}</text>` +
+    `<text class="tick" x="${(width + pad.left) / 2}" y="${height - 5}" text-anchor="middle">${esc(t("decisions"))}</text>` +
+    `<polyline class="line" points="${points}"/>` +
+    `<circle class="end" cx="${x(last)}" cy="${y(final)}" r="4"/>` +
+    `</svg>`
+  );
+}
+
+function reviewCard(player, review) {
+  const label = t("Expected final total over the game, from {start} to {end}", {
+    start: review.expected.toFixed(0),
+    end: player.total,
+  });
+  const rows = player.decisions
+    .map(
+      (d) =>
+        `<tr class="${d.loss > 0.005 ? "lost" : ""}"><td>${d.turn}.${d.roll}</td><td>${smallDice(d.dice)}</td>` +
+        `<td>${esc(optionText(d.taken))}</td><td>${esc(optionText(d.best))}</td><td>${d.loss.toFixed(2)}</td></tr>`,
+    )
+    .join("");
+  return (
+    `<article class="review" data-seat="${player.seat}"><h3>${esc(player.name)} <span class="muted">${player.total}</span></h3>` +
+    `<p class="stats"><span>${esc(t("Points lost: {loss}", { loss: player.loss.toFixed(1) }))}</span>` +
+    `<span>${esc(t("Accuracy: {accuracy}%", { accuracy: player.accuracy === null ? "—" : player.accuracy.toFixed(0) }))}</span></p>` +
+    chartSvg(player.series, player.total, review.expected, label) +
+    `<details><summary>${esc(t("Every decision"))}</summary><div class="table-scroll"><table class="decisions">` +
+    `<thead><tr><th>${esc(t("Turn"))}</th><th>${esc(t("Dice"))}</th><th>${esc(t("Taken"))}</th>` +
+    `<th>${esc(t("Best"))}</th><th>${esc(t("Lost"))}</th></tr></thead><tbody>${rows}</tbody></table></div></details></article>`
+  );
+}
+
+export function renderResults(box, table, names, mine, onRematch) {
+  const g = table.game;
+  const order = names.map((_, i) => i).sort((a, b) => g.totals[b] - g.totals[a]);
+  const ranking = order
+    .map((i) => `<li class="${g.winners.includes(i) ? "winner" : ""}"><span>${esc(names[i])}</span><strong>${g.totals[i]}</strong></li>`)
+    .join("");
+  const reviews = g.review ? g.review.players.map((p) => reviewCard(p, g.review)).join("") : "";
+  const rematch = mine.size
+    ? `<button type="button" class="primary" id="rematch">${esc(t("Rematch with the same seats"))}</button>`
+    : "";
+  box.innerHTML =
+    `<h2 id="results-title">${esc(winnersText(names, g.totals, g.winners))}</h2>` +
+    `<ol class="ranking">${ranking}</ol><div class="actions">${rematch}` +
+    `<a class="button secondary" href="/games/${g.id}">${esc(t("Replay"))}</a></div>` +
+    `<h2>${esc(t("Review"))}</h2>` +
+    (g.review ? `<div class="reviews">${reviews}</div>` : `<p class="muted" id="review-wait">${esc(t("Reviewing the game…"))}</p>`);
+  box.querySelector("#rematch")?.addEventListener("click", onRematch);
+}
+
+export function renderReviewLater(box) {
+  box.setAttribute("aria-busy", "true");
+}
+
+export function renderFair(box, table) {
+  const g = table.game;
+  const finished = g.status === "finished";
+  const client = table.client_seed ? `<p>${esc(t("Client seed"))}: <code>${esc(table.client_seed)}</code></p>` : "";
+  let body =
+    `<p>${esc(t("Commitment (SHA-256 of the secret seed)"))}:</p><p><code class="hash">${g.commitment}</code></p>` + client;
+  if (finished) {
+    body +=
+      `<p>${esc(t("Revealed seed"))}:</p><p><code class="hash">${esc(g.server_seed)}</code></p>` +
+      `<div class="actions"><button type="button" class="secondary" id="verify">${esc(t("Check every roll"))}</button>` +
+      `<a class="button link" href="/api/games/${g.id}" download="yacht-${table.code}-${g.number}.json">${esc(t("Download the game"))}</a></div>` +
+      `<p class="verdict" id="verdict" role="status" aria-live="polite"></p>` +
+      `<p class="muted">${esc(t("Or run: yacht verify GAME.json"))}</p>`;
+  } else {
+    body += `<p class="muted">${esc(t("The seed is revealed when the game ends; then anyone can re-derive every roll."))}</p>`;
+  }
+  const key = `${g.id}:${finished}:${language()}`;
+  if (box.dataset.key === key) return; // keep a verdict already shown
+  box.dataset.key = key;
+  box.innerHTML = body;
+  box.querySelector("#verify")?.addEventListener("click", async () => {
+    const verdict = box.querySelector("#verdict");
+    verdict.textContent = t("Checking…");
+    const data = await api(`/api/games/${g.id}`);
+    const result = verifyGame(data);
+    verdict.className = `verdict ${result.fair ? "ok" : "bad"}`;
+    verdict.textContent = result.fair
+      ? t("Fair: all {rolls} rolls ({dice} dice) follow from the revealed seed.", { rolls: result.rolls, dice: result.dice })
+      : `${t("NOT fair")}: ${result.problems.join("; ")}`;
+  });
+}

@@ -1,0 +1,363 @@
+"""Tables, seats, tokens and the game service: the only place that changes a table.
+
+Every change follows one path: take the table's lock, read it, decide (the engine validates
+actions; anything wrong raises :class:`TableError` and nothing changes), commit to the
+database, and only then publish the new state to everyone watching.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import secrets
+import time
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from yacht.actions import GameError, GameOverError, InvalidActionError, NotYourTurnError
+from yacht.dice import FairDice
+from yacht.game import Game
+from yacht.rules import RulesError, rules_by_name
+from yacht.web import players
+from yacht.web.broadcast import Broadcaster, table_channel
+from yacht.web.config import Settings
+from yacht.web.models import GameRow, SeatRow, TableRow
+from yacht.web.schemas import (
+    CreateTable,
+    ErrorCode,
+    Joined,
+    JoinSeat,
+    StateMessage,
+    TableState,
+)
+from yacht.web.state import table_state
+from yacht.web.store import ConflictError, Store, TableSnapshot, now
+
+__all__ = ["ERROR_STATUS", "TableError", "TableService", "hash_token"]
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read out loud
+CODE_LENGTH = 6
+CACHE_SIZE = 2048
+RETRIES = 3
+
+ERROR_STATUS: dict[str, int] = {
+    "invalid": 422,
+    "not_found": 404,
+    "spectator": 403,
+    "bad_token": 403,
+    "hints_off": 403,
+    "stale_version": 409,
+    "not_your_turn": 409,
+    "illegal": 409,
+    "not_started": 409,
+    "game_over": 409,
+    "seat_taken": 409,
+    "busy": 503,
+    "too_large": 413,
+    "rate_limited": 429,
+}
+
+
+class TableError(Exception):
+    """A request that cannot be done; nothing was changed. ``code`` says which case."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.message = message
+
+    @property
+    def status(self) -> int:
+        return ERROR_STATUS[self.code]
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _engine_error(e: GameError) -> TableError:
+    if isinstance(e, InvalidActionError):
+        return TableError("invalid", str(e))
+    if isinstance(e, NotYourTurnError):
+        return TableError("not_your_turn", str(e))
+    if isinstance(e, GameOverError):
+        return TableError("game_over", str(e))
+    return TableError("illegal", str(e))
+
+
+@dataclass
+class Change:
+    """What one decision writes: seat columns, current-game columns, or a new game."""
+
+    seats: dict[int, dict[str, Any]] = field(default_factory=dict)
+    game: dict[str, Any] = field(default_factory=dict)
+    new_game: GameRow | None = None
+    engine: Game | None = None  # the engine game after the change, for the cache
+
+
+Decide = Callable[[TableSnapshot, Game | None], Change]
+
+
+class TableService:
+    """Creates tables, seats players and applies their actions; see the module docstring."""
+
+    def __init__(self, store: Store, broadcaster: Broadcaster, settings: Settings) -> None:
+        self.store = store
+        self.broadcaster = broadcaster
+        self.settings = settings
+        self.clock: Callable[[], float] = time.time
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._games: OrderedDict[str, tuple[int, Game | None]] = OrderedDict()
+        self._presence: dict[str, Counter[int]] = {}
+        self._background: set[asyncio.Task[TableState]] = set()
+        self.on_change: Callable[[str], None] = lambda code: None
+
+    # --- reading -------------------------------------------------------------------------
+
+    async def load(self, code: str) -> tuple[TableSnapshot, Game | None]:
+        snap = await asyncio.to_thread(self.store.load, code.upper())
+        if snap is None:
+            raise TableError("not_found", f"no table with code {code!r}")
+        return snap, self._engine(snap)
+
+    def _engine(self, snap: TableSnapshot) -> Game | None:
+        cached = self._games.get(snap.table.code)
+        if cached is not None and cached[0] == snap.revision:
+            self._games.move_to_end(snap.table.code)
+            return cached[1]
+        game = Game.from_json(snap.game.state) if snap.game.state is not None else None
+        self._remember(snap.table.code, snap.revision, game)
+        return game
+
+    def _remember(self, code: str, revision: int, game: Game | None) -> None:
+        self._games[code] = (revision, game)
+        self._games.move_to_end(code)
+        while len(self._games) > CACHE_SIZE:
+            self._games.popitem(last=False)
+
+    async def state(self, code: str) -> TableState:
+        snap, game = await self.load(code)
+        return table_state(snap, game, self.connected(snap.table.code))
+
+    def connected(self, code: str) -> set[int]:
+        return {seat for seat, n in self._presence.get(code, Counter()).items() if n > 0}
+
+    # --- the one way to change a table ---------------------------------------------------
+
+    async def change(self, code: str, decide: Decide) -> TableState:
+        code = code.upper()
+        lock = self._locks.setdefault(code, asyncio.Lock())
+        async with lock:
+            for _ in range(RETRIES):
+                snap, game = await self.load(code)
+                change = decide(snap, game)  # raises TableError: nothing changed
+                try:
+                    revision = await asyncio.to_thread(
+                        self.store.change,
+                        code,
+                        snap.revision,
+                        seats=change.seats,
+                        game=change.game,
+                        new_game=change.new_game,
+                    )
+                except ConflictError:  # another process won: decide again on fresh state
+                    self._games.pop(code, None)
+                    continue
+                except Exception:
+                    self._games.pop(code, None)  # the engine game may hold the rejected change
+                    raise
+                self._remember(code, revision, change.engine)
+                state = await self.publish(code)
+                break
+            else:
+                raise TableError("busy", f"table {code} kept changing; try again")
+        self.on_change(code)
+        return state
+
+    async def publish(self, code: str) -> TableState:
+        state = await self.state(code)
+        message = StateMessage(table=state).model_dump_json()
+        await self.broadcaster.publish(table_channel(code), message)
+        return state
+
+    # --- helpers used by decisions -------------------------------------------------------
+
+    def _deadline(self, table: TableRow, game: Game) -> float | None:
+        if table.turn_seconds is None or game.finished:
+            return None
+        return self.clock() + table.turn_seconds
+
+    def _game_columns(self, table: TableRow, game: Game, *, new_turn: bool) -> dict[str, Any]:
+        columns: dict[str, Any] = {
+            "state": game.to_json(),
+            "version": game.version,
+            "status": "finished" if game.finished else "playing",
+        }
+        if new_turn or game.finished:
+            columns["deadline"] = self._deadline(table, game)
+        if game.finished:
+            columns["finished_at"] = now()
+        return columns
+
+    def _start(self, snap: TableSnapshot, names: list[str], seed: str) -> Game:
+        return Game(
+            names,
+            snap.table.preset,
+            FairDice(seed, snap.table.client_seed),
+            start=snap.table.start_rule,
+        )
+
+    def _start_if_full(self, snap: TableSnapshot, change: Change) -> None:
+        """Start the waiting game once every seat is taken (by a person or a bot)."""
+        if snap.game.status != "waiting":
+            return
+        names = []
+        for row in snap.seats:
+            cols = change.seats.get(row.position, {})
+            kind, token = cols.get("kind", row.kind), cols.get("token_hash", row.token_hash)
+            if kind != "bot" and token is None:
+                return
+            names.append(cols.get("name", row.name) or f"Seat {row.position + 1}")
+        game = self._start(snap, names, snap.game.server_seed)
+        change.game = self._game_columns(snap.table, game, new_turn=True)
+        change.engine = game
+
+    def seat_of(self, snap: TableSnapshot, seat: int) -> SeatRow:
+        for row in snap.seats:
+            if row.position == seat:
+                return row
+        raise TableError("invalid", f"table {snap.table.code} has no seat {seat + 1}")
+
+    def check_token(self, snap: TableSnapshot, seat: int, token: str | None) -> SeatRow:
+        row = self.seat_of(snap, seat)
+        if not token:
+            raise TableError("spectator", "spectators watch: take a seat to play")
+        if row.token_hash is None or not hmac.compare_digest(row.token_hash, hash_token(token)):
+            raise TableError("bad_token", f"that token does not hold seat {seat + 1}")
+        return row
+
+    # --- table lifecycle -----------------------------------------------------------------
+
+    async def create(self, spec: CreateTable) -> TableState:
+        try:
+            rules = rules_by_name(spec.preset)
+        except RulesError as e:
+            raise TableError("invalid", str(e)) from None
+        bots = Counter(s.bot for s in spec.seats if s.kind == "bot")
+        for seat in spec.seats:
+            if seat.kind == "bot":
+                try:
+                    players.check_bot(seat.bot)
+                except ValueError as e:
+                    raise TableError("invalid", str(e)) from None
+            elif seat.bot is not None or seat.name is not None:
+                raise TableError("invalid", "a seat for a person takes no bot level or name")
+        for _ in range(10):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            stamp = now()
+            seed = self.settings.seeds()
+            table = TableRow(
+                code=code,
+                preset=rules.name,
+                hints=spec.hints,
+                turn_seconds=spec.turn_seconds,
+                start_rule=spec.start,
+                client_seed=spec.client_seed,
+                game_number=1,
+                revision=0,
+                created_at=stamp,
+            )
+            seen: Counter[str | None] = Counter()
+            seats = []
+            for i, s in enumerate(spec.seats):
+                name = None
+                if s.kind == "bot":
+                    seen[s.bot] += 1
+                    name = s.name or players.bot_name(s.bot, seen[s.bot] if bots[s.bot] > 1 else 0)
+                seats.append(
+                    SeatRow(table_code=code, position=i, name=name, kind=s.kind, bot=s.bot)
+                )
+            game = GameRow(
+                table_code=code,
+                number=1,
+                server_seed=seed,
+                commitment=FairDice(seed).commitment,
+                status="waiting",
+                version=0,
+                created_at=stamp,
+                updated_at=stamp,
+            )
+            if all(s.kind == "bot" for s in spec.seats):  # a table of bots starts at once
+                snap = TableSnapshot(table, tuple(seats), game)
+                engine = self._start(snap, [str(s.name) for s in seats], seed)
+                for key, value in self._game_columns(table, engine, new_turn=True).items():
+                    setattr(game, key, value)
+            try:
+                await asyncio.to_thread(self.store.create, table, seats, game)
+            except IntegrityError:  # the code was taken: draw another
+                continue
+            state = await self.state(code)
+            self.on_change(code)
+            return state
+        raise TableError("busy", "could not find a free table code")
+
+    async def join(self, code: str, body: JoinSeat) -> Joined:
+        token = secrets.token_urlsafe(24)
+
+        def decide(snap: TableSnapshot, game: Game | None) -> Change:
+            row = self.seat_of(snap, body.seat)
+            if row.kind == "bot":
+                raise TableError("seat_taken", f"seat {body.seat + 1} is played by a bot")
+            if row.token_hash is not None:
+                raise TableError("seat_taken", f"seat {body.seat + 1} is taken by {row.name}")
+            change = Change(engine=game)
+            change.seats[body.seat] = {
+                "name": body.name,
+                "token_hash": hash_token(token),
+                "claimed_at": now(),
+            }
+            self._start_if_full(snap, change)
+            return change
+
+        state = await self.change(code, decide)
+        return Joined(seat=body.seat, token=token, table=state)
+
+    # --- presence ------------------------------------------------------------------------
+
+    async def arrive(self, code: str, seats: Collection[tuple[int, str]]) -> list[int]:
+        """Mark the seats whose tokens are right as connected; return them."""
+        snap, _ = await self.load(code)
+        good = []
+        for seat, token in seats:
+            try:
+                self.check_token(snap, seat, token)
+            except TableError:
+                continue
+            good.append(seat)
+        if good:
+            self._presence.setdefault(snap.table.code, Counter()).update(good)
+            await self.publish(snap.table.code)
+        return good
+
+    def leave(self, code: str, seats: Collection[int]) -> None:
+        """A connection holding ``seats`` closed: count them out and tell the table.
+
+        Synchronous so that it also runs when the connection's task is being cancelled; the
+        announcement is a task of its own.
+        """
+        counts = self._presence.get(code)
+        if counts is None:
+            return
+        for seat in seats:
+            if counts[seat] > 0:
+                counts[seat] -= 1
+        if not +counts:
+            del self._presence[code]
+        task = asyncio.get_running_loop().create_task(self.publish(code))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)

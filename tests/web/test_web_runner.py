@@ -1,0 +1,52 @@
+"""Server-side turns: bots play promptly, timed turns time out, reviews are written."""
+
+from __future__ import annotations
+
+from starlette.testclient import TestClient
+
+from yacht.dice import ScriptedDice
+from yacht.game import Game
+from yacht.rules import Category
+from yacht.web.runner import timeout_action
+
+from .helpers import Table
+
+
+def test_a_table_of_bots_plays_to_the_end_and_is_reviewed(client: TestClient) -> None:
+    t = Table.create(client, "random", "greedy", "hard")
+    t.settle()
+    game = t.game
+    assert game["status"] == "finished" and all(len(s) == 12 for s in game["sheets"])
+    review = game["review"]
+    assert [p["name"] for p in review["players"]] == ["Random bot", "Greedy bot", "Hard bot"]
+    assert all(len(p["series"]) == len(p["decisions"]) + 1 for p in review["players"])
+
+
+def test_a_turn_that_runs_out_is_played_for_the_absent_player(client: TestClient) -> None:
+    t = Table.create(client, "human", "human", turn_seconds=30)
+    t.join(0, "Ann")
+    t.join(1, "Bob")
+    service = client.app.state.service  # type: ignore[attr-defined]
+    game = t.game
+    assert game["deadline"] is not None
+    now = service.clock()
+    assert 29 <= game["deadline"] - now <= 31
+    t.ok(0, {"kind": "roll"})  # Ann rolls, then walks away
+    service.clock = lambda: now + 31
+    client.portal.call(client.app.state.runner.kick, t.code)  # type: ignore[union-attr,attr-defined]
+    t.wait_for(lambda g: g["current"] == 1)
+    game = t.game
+    assert game["current"] == 1 and game["recent"][-1]["seat"] == 0
+    points = game["recent"][-1]["points"]
+    assert points == max(game["sheets"][0].values()) and len(game["sheets"][0]) == 1
+    assert game["deadline"] >= now + 31 + 29  # Bob's turn has its own clock
+
+
+def test_timeout_scores_the_best_open_category() -> None:
+    g = Game(["Ann"], dice=ScriptedDice([2, 3, 4, 5, 6] * 2))
+    assert str(timeout_action(g)) == "roll"
+    g.apply("roll")
+    assert str(timeout_action(g)) == "score big_straight"
+    g.apply("score big_straight")
+    g.apply("roll")
+    assert timeout_action(g).category is Category.CHOICE  # type: ignore[attr-defined]
