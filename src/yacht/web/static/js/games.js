@@ -12,7 +12,7 @@ async function load() {
     games
       .map((g) => {
         const players = g.players
-          .map((name, i) => `${g.winners.includes(i) ? "🏆 " : ""}${esc(name)} ${g.totals[i]}`)
+          .map((name, i) => `${g.winners.includes(i) ? '<span class="winner-star" aria-hidden="true">★</span> ' : ""}${esc(name)} ${g.totals[i]}`)
           .join(", ");
         const finished = g.finished_at ? when.format(new Date(g.finished_at)) : "";
         return (

@@ -223,6 +223,7 @@ function render(before) {
   renderFair($("#fair"), table);
   const results = $("#results");
   show(results, g.status === "finished");
+  show($("#board"), g.status !== "finished");
   if (g.status === "finished") {
     renderResults(results, table, names(), seatsMine(), rematch);
     if (!g.review) renderReviewLater(results);

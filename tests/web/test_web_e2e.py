@@ -1,0 +1,222 @@
+"""The web game in a real browser (Debian's Chromium, headless, through Playwright).
+
+Two people in separate browsers play a whole 12-round game with a bot at the table while a
+spectator watches every move; one of them reloads the page in the middle of a turn; a server
+restart in the middle of a game is survived by the open page. Screenshots of each step (360 px
+phone and desktop) are kept in test-artifacts/web/.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from .live import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, LiveServer
+
+PHONE = {"width": 360, "height": 780}
+DESKTOP = {"width": 1280, "height": 900}
+expect.set_options(timeout=15_000)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path / "yacht.sqlite3")
+    live.start()
+    yield live
+    live.stop()
+
+
+def shot(page: Page, name: str) -> None:
+    page.wait_for_function("() => !document.querySelector('.die.rolling')")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def open_page(browser: Browser, url: str, viewport: dict[str, int], **kw: object) -> Page:
+    context = browser.new_context(viewport=viewport, **kw)  # type: ignore[arg-type]
+    page = context.new_page()
+    page.goto(url)
+    return page
+
+
+def dice_labels(page: Page) -> list[str]:
+    return [d.get_attribute("aria-label") or "" for d in page.locator("#dice .die").all()]
+
+
+def score_first_open(page: Page, name: str, spectator: Page) -> None:
+    """Score the first open category; the spectator must see exactly that move."""
+    button = page.locator("button.score").first
+    expect(button).to_be_visible()
+    points = button.inner_text().strip()
+    category = button.locator("xpath=ancestor::tr/th").inner_text().strip()
+    button.click()
+    move = re.compile(f"^{re.escape(f'{name} scored {points} in {category}')}$")
+    expect(spectator.locator("#log li").filter(has_text=move)).to_have_count(1)
+
+
+def test_two_people_a_bot_and_a_spectator_play_a_whole_game(
+    browser: Browser, server: LiveServer
+) -> None:
+    ann = open_page(browser, server.url + "/", DESKTOP)
+    ann.fill("#name", "Ann")
+    ann.select_option("#seat-count", "3")
+    ann.locator("#seat-specs select").nth(2).select_option("bot:greedy")
+    shot(ann, "01-lobby-desktop")
+    ann.get_by_role("button", name="Open the table").click()
+    ann.wait_for_url(re.compile(r"/t/[A-Z0-9]{6}$"))
+    expect(ann.locator("#turn")).to_contain_text("Waiting for players")
+    invite = ann.locator("#invite-link").input_value()
+    code = invite.rsplit("/", 1)[1]
+    expect(ann.locator("#invite-code")).to_have_text(code)
+    shot(ann, "02-invite-desktop")
+
+    bob = open_page(browser, invite, PHONE, is_mobile=True, has_touch=True)
+    spectator = open_page(browser, invite, DESKTOP)
+    bob.fill("#join-name", "Bob")
+    shot(bob, "03-join-phone")
+    bob.get_by_role("button", name="Join seat 2").click()
+    for page in (ann, bob, spectator):
+        expect(page.locator("#turn")).to_contain_text("Round 1 of 12")
+    expect(spectator.locator("#join")).to_be_hidden()  # every seat is taken: watching only
+    expect(spectator.locator("#roll")).to_be_disabled()
+
+    for round_ in range(1, 13):
+        # Ann plays with the keyboard: R rolls, 1-5 hold.
+        expect(ann.locator("#turn")).to_contain_text(f"Round {round_} of 12 · Your turn")
+        expect(bob.locator("#turn")).to_contain_text("Ann's turn")
+        ann.keyboard.press("r")
+        expect(ann.locator("#rolls")).to_have_text("Roll 1 of 3")
+        if round_ == 4:  # hold two dice, then reload the page in the middle of the turn
+            ann.keyboard.press("2")
+            expect(ann.locator("#dice .die").nth(1)).to_have_attribute("aria-pressed", "true")
+            ann.locator("#dice .die").nth(3).click()
+            expect(ann.locator("#dice .die").nth(3)).to_have_attribute("aria-pressed", "true")
+            expect(spectator.locator("#dice .die.held")).to_have_count(2)
+            before = dice_labels(ann)
+            shot(ann, "04-held-desktop")
+            ann.reload()
+            expect(ann.locator("#turn")).to_contain_text("Round 4 of 12 · Your turn")
+            expect(ann.locator("#rolls")).to_have_text("Roll 1 of 3")
+            assert dice_labels(ann) == before
+            assert [d.get_attribute("aria-pressed") for d in ann.locator("#dice .die").all()] == [
+                "false",
+                "true",
+                "false",
+                "true",
+                "false",
+            ]
+        if round_ == 6 and ann.locator("#hint").is_visible():
+            ann.locator("#hint").click()
+            expect(ann.locator("#hints li").first).to_be_visible()
+            shot(ann, "05-hint-desktop")
+        score_first_open(ann, "Ann", spectator)
+
+        # Bob plays on a phone by tapping.
+        expect(bob.locator("#turn")).to_contain_text(f"Round {round_} of 12 · Your turn")
+        bob.locator("#roll").click()
+        expect(bob.locator("button.score").first).to_be_visible()
+        if round_ == 2:
+            shot(bob, "06-turn-phone")
+            shot(spectator, "07-spectator-desktop")
+        score_first_open(bob, "Bob", spectator)
+        if round_ < 12:  # the bot moves on its own, then it is Ann's turn again
+            expect(spectator.locator("#turn")).to_contain_text(f"Round {round_ + 1} of 12")
+
+    for page in (ann, bob, spectator):
+        expect(page.locator("#results")).to_be_visible()
+        expect(page.locator("#results-title")).to_contain_text(re.compile(r"wins|Shared win"))
+    final = spectator.locator(".sheet .total td").all_inner_texts()
+    assert (
+        final
+        == ann.locator(".sheet .total td").all_inner_texts()
+        == bob.locator(".sheet .total td").all_inner_texts()
+    )
+    expect(spectator.locator(".review")).to_have_count(3, timeout=60_000)
+    expect(ann.locator("#rematch")).to_be_visible()
+    expect(spectator.locator("#rematch")).to_have_count(0)
+    spectator.get_by_role("button", name="Check every roll").click()
+    expect(spectator.locator("#verdict")).to_contain_text("Fair: all")
+    shot(ann, "08-results-desktop")
+    expect(bob.locator(".review")).to_have_count(3)
+    shot(bob, "09-results-phone")
+    spectator.select_option("#lang", "fi")
+    expect(spectator.locator("#turn")).to_have_text("Peli päättyi")
+    shot(spectator, "10-results-finnish")
+
+    bob.locator("#rematch").click()
+    for page in (ann, bob, spectator):
+        expect(page.locator("#results")).to_be_hidden()
+    expect(ann.locator("#turn")).to_contain_text("Round 1 of 12 · Your turn")
+
+    # The finished game can be browsed and replayed.
+    bob.goto(server.url + "/games")
+    expect(bob.locator("#games tr")).to_have_count(1)
+    bob.get_by_role("link", name="Replay").click()
+    expect(bob.locator("#step-text")).to_have_text("Before the first roll")
+    bob.locator("#last").click()
+    expect(bob.locator("#step-text")).to_contain_text(re.compile(r"wins|Shared win"))
+    assert bob.locator(".sheet .total td").all_inner_texts() == final
+    bob.locator("#first").click()
+    bob.locator("#next").click()
+    expect(bob.locator("#step-text")).to_contain_text("Ann rolled")
+    shot(bob, "12-replay-phone")
+
+
+def test_one_browser_holds_two_seats(browser: Browser, server: LiveServer) -> None:
+    page = open_page(browser, server.url + "/", DESKTOP)
+    page.fill("#name", "Ann")
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("#turn")).to_contain_text("Waiting for players")
+    page.fill("#join-name", "Bea")
+    page.get_by_role("button", name="Join seat 2").click()
+    expect(page.locator("#turn")).to_contain_text("Round 1 of 12 · Your turn, Ann")
+    page.keyboard.press(" ")
+    score = page.locator("button.score").first
+    expect(score).to_be_visible()
+    score.click()
+    expect(page.locator("#turn")).to_contain_text("Round 1 of 12 · Your turn, Bea")
+    expect(page.locator(".sheet thead th.current")).to_contain_text("Bea")
+    shot(page, "13-pass-and-play-desktop")
+
+
+def test_the_open_page_survives_a_server_restart(browser: Browser, server: LiveServer) -> None:
+    ann = open_page(browser, server.url + "/", PHONE, is_mobile=True, has_touch=True)
+    ann.fill("#name", "Ann")
+    ann.select_option("#seat-count", "2")
+    ann.locator("#seat-specs select").nth(1).select_option("bot:easy")
+    ann.get_by_role("button", name="Open the table").click()
+    expect(ann.locator("#turn")).to_contain_text("Round 1 of 12 · Your turn")
+    ann.locator("#roll").click()
+    expect(ann.locator("button.score").first).to_be_visible()
+    ann.locator("button.score").first.click()
+    expect(ann.locator("#turn")).to_contain_text("Round 2 of 12 · Your turn")  # the bot moved
+    ann.locator("#roll").click()
+    expect(ann.locator("#rolls")).to_have_text("Roll 1 of 3")
+    ann.locator("#dice .die").nth(0).click()
+    expect(ann.locator("#dice .die").nth(0)).to_have_attribute("aria-pressed", "true")
+    before = dice_labels(ann)
+    sheet = ann.locator(".sheet").inner_text()
+
+    server.stop()
+    expect(ann.locator("#conn")).to_have_text("Reconnecting…")
+    server.start()  # a new app on the same database file and port
+    expect(ann.locator("#conn")).to_have_text("Live")
+    assert dice_labels(ann) == before and ann.locator(".sheet").inner_text() == sheet
+    shot(ann, "11-after-restart-phone")
+    ann.locator("#roll").click()
+    expect(ann.locator("#rolls")).to_have_text("Roll 2 of 3")
+    assert dice_labels(ann)[0] == before[0]  # the held die stayed
+    ann.locator("button.score").first.click()
+    expect(ann.locator("#turn")).to_contain_text("Round 3 of 12 · Your turn")
