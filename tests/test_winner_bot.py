@@ -71,7 +71,8 @@ def test_winner_gambles_when_behind_where_optimal_takes_the_points() -> None:
     assert WinnerBot(depth=1).decide(ahead, random.Random(0)) is C.CHOICE
 
 
-def test_simulator_and_engine_bot_take_the_same_decisions() -> None:
+@pytest.mark.parametrize("plan", ["rollout", "lookahead", "targets"])
+def test_simulator_and_engine_bot_take_the_same_decisions(plan: str) -> None:
     # Random mid-game positions: the match simulator's option values pick what decide() picks.
     from yacht.strategy.match import _Runner
     from yacht.strategy.win_tables import choose
@@ -79,7 +80,7 @@ def test_simulator_and_engine_bot_take_the_same_decisions() -> None:
     rules = rules_by_name("traditional")
     rng = np.random.default_rng(3)
     games = 40
-    runner = _Runner(rules, ("winner", "optimal"), games, 0, "rollout")
+    runner = _Runner(rules, ("winner", "optimal"), games, 0, plan)
     for seat in (0, 1):
         for g in range(games):
             cats = rng.permutation(len(CATEGORIES))[: 5 + seat]
@@ -89,7 +90,8 @@ def test_simulator_and_engine_bot_take_the_same_decisions() -> None:
     runner._prepare(0, 5)
     values = runner._values(0, np.arange(games))
     rolls = rng.integers(0, len(ROLLS), size=games)
-    picked, _ = choose(solve(rules).table, values, rolls, 1, runner.used[0])
+    picked, best = choose(solve(rules).table, values, rolls, 1, runner.used[0])
+    ties = 0
     for g in range(games):
         sheets = []
         for seat in (0, 1):
@@ -98,9 +100,13 @@ def test_simulator_and_engine_bot_take_the_same_decisions() -> None:
             sheet[used[0]] = int(runner.total[seat, g])  # points anywhere: only the total counts
             sheets.append(sheet)
         view = view_of(sheets, ROLLS[rolls[g]], rolls_used=2)  # one roll left
-        want = decide(view, depth=0)
+        want = decide(view, depth=0, plan=plan)
         got = _decision(int(picked[g]))
-        assert got == want, (g, got, want)
+        if got != want:  # only a tie to rounding (single against double precision) may differ
+            rows = [r for r in range(values.shape[0]) if _decision(r) == want]
+            assert min(abs(float(values[r, g]) - best[g]) for r in rows) < 1e-6, (g, got, want)
+            ties += 1
+    assert ties <= 2
 
 
 def _decision(row: int) -> tuple[int, ...] | Category:

@@ -128,14 +128,21 @@ def test_positions_outside_the_table_are_refused(exact: Endgame) -> None:
         build_endgame(TRADITIONAL, 0)
 
 
-def test_table_is_cached_on_disk_by_content(cache_dir: str) -> None:
+def test_table_is_cached_on_disk_by_content(
+    cache_dir: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from yacht.strategy import endgame as module
+
+    monkeypatch.setattr(module, "_BUILT", {})  # forget tables other tests built
     first = endgame("traditional", 1)
-    again = endgame(TRADITIONAL, 1)
-    assert again is first
+    assert any(p.startswith("endgame-") for p in os.listdir(cache_dir))
+    assert endgame(TRADITIONAL, 1) is first
+    monkeypatch.setattr(module, "_BUILT", {})
+    loaded = endgame("traditional", 1)  # from the disk this time
+    assert loaded is not first and loaded.seconds == pytest.approx(first.seconds)
     fresh = endgame("traditional", 1, use_cache=False)
     assert fresh is not first
     assert float(abs(fresh.table - first.table).max()) == 0.0
-    assert any(p.startswith("endgame-") for p in os.listdir(cache_dir))
 
 
 def test_bonus_is_settled_when_earned_or_out_of_reach() -> None:

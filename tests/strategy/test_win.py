@@ -14,8 +14,8 @@ from yacht.strategy.distribution import distribution
 from yacht.strategy.endgame import FULL, endgame
 from yacht.strategy.remaining import remaining
 from yacht.strategy.tables import FIRST_ROLL
-from yacht.strategy.win import parse_sheets, seat_hint, win_hint
-from yacht.strategy.win_tables import Seat, finish_chances
+from yacht.strategy.win import parse_sheets, position_values, seat_hint, win_hint
+from yacht.strategy.win_tables import Seat, choose, finish_chances
 
 TRADITIONAL = rules_by_name("traditional")
 C = Category
@@ -182,3 +182,53 @@ def test_bad_situations_are_refused_with_a_clear_error() -> None:
         win_hint("traditional", {}, [{}] * 6, [1, 2, 3, 4, 5], 0)
     with pytest.raises(ValueError, match="unknown plan"):
         win_hint("traditional", {}, [{}], [1, 2, 3, 4, 5], 0, plan="luck")
+
+
+def test_lookahead_is_exact_over_the_last_two_turns() -> None:
+    # The opponent is done, so this player's last two turns are a one-player problem: the
+    # lookahead plan must find its exact optimum (a plain recursion over sorted rolls), and
+    # the rollout plan (the last turn played for points) can only do worse.
+    import functools
+
+    from yacht.dice import outcomes, sub_keeps
+
+    other = Seat(FULL, 0, 200)
+    me = Seat(FULL & ~(1 << C.FULL_HOUSE.index) & ~(1 << C.CHOICE.index), 0, 160)
+
+    def u(total: int) -> float:
+        return 1.0 if total > other.total else 0.5 if total == other.total else 0.0
+
+    @functools.cache
+    def turn(open_: frozenset[Category], banked: int) -> float:
+        if not open_:
+            return u(banked)
+
+        @functools.cache
+        def roll_value(roll: tuple[int, ...], left: int) -> float:
+            best = max(turn(open_ - {c}, banked + TRADITIONAL.score(roll, c)) for c in open_)
+            for keep in sub_keeps(roll) if left else []:
+                if len(keep) < 5:
+                    best = max(best, keep_value(keep, left))
+            return best
+
+        @functools.cache
+        def keep_value(keep: tuple[int, ...], left: int) -> float:
+            return sum(
+                float(p) * roll_value(tuple(sorted(keep + rest)), left - 1)
+                for rest, p in outcomes(5 - len(keep))
+            )
+
+        return keep_value((), 3)
+
+    want = turn(frozenset({C.FULL_HOUSE, C.CHOICE}), me.total)
+    rolls = np.arange(len(ROLLS))
+    table = solve("traditional").table
+    for plan in ("lookahead", "rollout"):
+        values = position_values(TRADITIONAL, me, [other], depth=0, plan=plan)
+        ranking = np.repeat(values.ranking[:, None], rolls.size, axis=1)
+        best, _ = choose(table, ranking, rolls, 2, np.full(rolls.size, me.used))
+        got = float(FIRST_ROLL @ values.win[best])
+        if plan == "lookahead":
+            assert got == pytest.approx(want, abs=1e-5)
+        else:
+            assert got < want - 0.02  # 0.4005 against 0.4316

@@ -35,7 +35,12 @@ def register(subs: Any) -> None:
         default=None,
         help="endgame table depth for winner heads-up (default 3; 0: none)",
     )
-    p.add_argument("--plan", default="rollout", choices=("rollout", "targets"))
+    p.add_argument(
+        "--plan",
+        default="rollout",
+        choices=("rollout", "lookahead", "targets"),
+        help="how winner values options before the endgame (default: rollout)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(handler=cmd_match)
 

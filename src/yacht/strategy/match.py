@@ -10,7 +10,7 @@ run is reproducible by its seed (for a given chunk size).
 
 A game's first place is shared: each of k players tied on the top total gets 1/k.
 
->>> m = play_match(["winner", "optimal"], 200, seed=1)
+>>> m = play_match(["winner", "optimal"], 200, seed=1, depth=1)
 >>> m.games, m.shares.shape, bool(abs(m.shares.sum() - 200) < 1e-9)
 (200, (200, 2), True)
 """
@@ -28,12 +28,14 @@ import numpy.typing as npt
 
 from yacht.rules import CATEGORIES, Rules, rules_by_name
 from yacht.strategy.endgame import DEFAULT_DEPTH, endgame, settled
+from yacht.strategy.lookahead import lookahead_scores
 from yacht.strategy.policy import SAMPLES, expected_cache, sampler
 from yacht.strategy.remaining import remaining
 from yacht.strategy.solver import solve
 from yacht.strategy.tables import I64, ROLL_KEEP
 from yacht.strategy.win_tables import (
     F32,
+    PLANS,
     REROLL,
     TIE_BREAK,
     choose,
@@ -127,6 +129,8 @@ def play_match(
         raise ValueError(f"the match simulator plays {known}; not {', '.join(unknown)}")
     if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
         raise ValueError(f"games must be a whole number >= 1, got {games!r}")
+    if plan not in PLANS:
+        raise ValueError(f"unknown plan {plan!r} (use one of {', '.join(PLANS)})")
     preset = rules_by_name(rules)
     began = time.perf_counter()
     runner = _Runner(preset, names, games, depth, plan)
@@ -204,24 +208,32 @@ class _Runner:
             roll = self._roll(keeps[base + roll].astype(np.int64), dice[step])
         return roll, p.category[base + roll].astype(np.int64)
 
-    def _kinds(self) -> list[str]:
-        if self.plan.startswith("mix:"):
-            return ["targets", "rollout"]
-        return [self.plan]
+    def _kind(self) -> str:
+        """The kind of matrices the plan needs for the turn's own state."""
+        return "targets" if self.plan == "targets" else "rollout"
+
+    def _score_matrices(self, keys: I64) -> dict[int, F32]:
+        """Rollout score matrices of the states ``keys``, built once and kept."""
+        missing = np.array([k for k in keys.tolist() if ("rollout", k) not in self.matrices])
+        if missing.size:
+            masks, ups = np.divmod(missing.astype(np.int64), self.uppers)
+            for k, m in zip(missing.tolist(), score_matrices(self.rules, masks, ups), strict=True):
+                self.matrices["rollout", k] = m
+        return {k: self.matrices["rollout", k] for k in keys.tolist()}
 
     def _prepare(self, seat: int, turn: int) -> None:
         """Option matrices for every state this seat starts its turn in (all games)."""
         self.matrices = {k: m for k, m in self.matrices.items() if _used_count(k[1], self) >= turn}
         states = np.unique(self.used[seat] * self.uppers + self.upper[seat])
-        for kind in self._kinds():
-            missing = np.array(
-                [s for s in states.tolist() if (kind, s) not in self.matrices], dtype=np.int64
-            )
-            if missing.size:
-                masks, ups = np.divmod(missing, self.uppers)
-                build = option_matrices if kind == "targets" else score_matrices
-                for s, m in zip(missing.tolist(), build(self.rules, masks, ups), strict=True):
-                    self.matrices[kind, s] = m
+        kind = self._kind()
+        missing = np.array(
+            [s for s in states.tolist() if (kind, s) not in self.matrices], dtype=np.int64
+        )
+        if missing.size:
+            masks, ups = np.divmod(missing, self.uppers)
+            build = option_matrices if kind == "targets" else score_matrices
+            for s, m in zip(missing.tolist(), build(self.rules, masks, ups), strict=True):
+                self.matrices[kind, s] = m
 
     def _values(self, seat: int, g: I64) -> F32:
         """``[row, game]``: every option's value this turn, for the games ``g``."""
@@ -242,8 +254,8 @@ class _Runner:
         rest = np.nonzero(~exact)[0]
         if rest.size:
             states = used[rest] * self.uppers + up[rest]
-            kinds = self._kinds()
-            width = max(self.matrices[kinds[-1], s].shape[1] for s in np.unique(states).tolist())
+            kind = self._kind()
+            width = max(self.matrices[kind, s].shape[1] for s in np.unique(states).tolist())
             columns = [
                 (self.used[o, g[rest]], self.upper[o, g[rest]], self.total[o, g[rest]])
                 for o in others
@@ -251,20 +263,20 @@ class _Runner:
             chances = finish_chances(self.remaining, total[rest], columns, width)
             order = np.argsort(states, kind="stable")
             parts = np.split(order, np.flatnonzero(np.diff(states[order])) + 1)
-            mixed = None
-            for kind in kinds:
-                values = self._planned(kind, states, parts, chances, used[rest])
-                if mixed is None:
-                    mixed = values
-                else:
-                    beta = float(self.plan.removeprefix("mix:"))
-                    mixed = beta * mixed + (1 - beta) * values
-            out[:, rest] = mixed
+            out[:, rest] = self._planned(kind, states, parts, chances, used[rest])
         return out
 
     def _planned(
         self, kind: str, states: I64, parts: list[I64], chances: npt.NDArray[np.float64], used: I64
     ) -> npt.NDArray[np.float64]:
+        """Option values of the plan for games in states ``states`` (grouped in ``parts``)."""
+        if self.plan == "lookahead":
+            masks, ups = np.divmod(states, self.uppers)
+            width = int(self.remaining.most[masks, ups].max()) + 1
+            ahead = lookahead_scores(
+                self.table, self._score_matrices, masks, ups, chances[:, :width]
+            )
+            return rollout_columns(self.table, ahead, used)
         rows = self.matrices[kind, int(states[parts[0][0]])].shape[0]
         scores = np.zeros((rows, states.size), dtype=np.float32)
         weights = np.diff(chances, axis=1) if kind == "targets" else chances

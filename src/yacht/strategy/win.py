@@ -36,8 +36,9 @@ from yacht.dice import KEEPS
 from yacht.game import TurnView
 from yacht.rules import CATEGORIES, Category, Rules, rules_by_name, validate_dice
 from yacht.strategy.endgame import FULL, play_depth
+from yacht.strategy.lookahead import lookahead_scores
 from yacht.strategy.remaining import remaining
-from yacht.strategy.tables import F64, ROLL_INDEX, SUB_KEEPS, score_table
+from yacht.strategy.tables import F64, I64, ROLL_INDEX, SUB_KEEPS, score_table
 from yacht.strategy.win_tables import (
     DEFAULT_PLAN,
     F32,
@@ -134,8 +135,13 @@ class WinHint:
 
 @functools.lru_cache(maxsize=1024)
 def _matrix(rules: Rules, plan: str, used: int, upper: int) -> F32:
-    build = option_matrices if plan == "targets" else score_matrices
+    build = option_matrices if plan == "targets" else score_matrices  # lookahead: rollout
     return build(rules, np.array([used]), np.array([upper]))[0]
+
+
+def _score_matrices(rules: Rules, keys: I64) -> dict[int, F32]:
+    uppers = score_table(rules).uppers
+    return {k: _matrix(rules, "rollout", *divmod(k, uppers)) for k in keys.tolist()}
 
 
 @dataclass(frozen=True, eq=False)
@@ -184,9 +190,15 @@ def position_values(
         win = np.clip(chances[0] + matrix[:, 1:] @ np.diff(chances), 0.0, 1.0)
         return PositionValues(win, expected, win + TIE_BREAK * expected, False)
     table = score_table(rules)
-    weights = np.concatenate([[TIE_BREAK], chances])[:, None]
-    ranking = rollout_columns(table, matrix @ weights, used)[:, 0]
-    win = rollout_columns(table, matrix[:, 1:] @ chances[:, None], used)[:, 0]
+    if plan == "lookahead":
+        args = (table, functools.partial(_score_matrices, rules), used, np.array([me.upper]))
+        ranking_scores = lookahead_scores(*args, chances[None, :])
+        win_scores = lookahead_scores(*args, chances[None, :], tie_break=0.0)
+    else:
+        ranking_scores = matrix @ np.concatenate([[TIE_BREAK], chances])[:, None]
+        win_scores = matrix[:, 1:] @ chances[:, None]
+    ranking = rollout_columns(table, ranking_scores, used)[:, 0]
+    win = rollout_columns(table, win_scores, used)[:, 0]
     return PositionValues(np.clip(win, 0.0, 1.0), expected, ranking, False)
 
 

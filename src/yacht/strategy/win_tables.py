@@ -64,11 +64,12 @@ F32 = npt.NDArray[np.float32]
 REROLL = KEEP_START[5]
 """Keeps of 0-4 dice: the first 210 of :data:`yacht.dice.KEEPS`."""
 
-PLANS = ("rollout", "targets")
+PLANS = ("rollout", "lookahead", "targets")
 """How options are valued away from the endgame table. ``rollout``: this turn played for the
 best chance of finishing first, the rest of the game for points (a chance the player can
-actually reach: a lower bound). ``targets``: the rest of the game with the best plan for
-each total it might need (an upper bound)."""
+actually reach: a lower bound). ``lookahead``: the next turn played to finish first too
+(:mod:`yacht.strategy.lookahead`; about ten times the work). ``targets``: the rest of the
+game with the best plan for each total it might need (an upper bound)."""
 
 DEFAULT_PLAN = "rollout"
 

@@ -1,0 +1,126 @@
+"""Playing to win: endgame table builds, win-hint latency, match simulator speed and win rates.
+
+Figures are medians of repeated runs on one core (the process is pinned to one CPU and BLAS
+asked for one thread), wall and process CPU time side by side. The win rates here come from
+short runs (20,000 heads-up games per seat order, 5,000 four-player games per seat): the
+README's figures come from ``yacht match --bots winner,optimal --games 200000 --seed 1
+--rotate`` and its four-player counterpart.
+
+Run: ``python -m benchmarks.winner`` (or ``make bench``).
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import platform  # noqa: E402
+import random  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+
+from yacht.dice import ROLLS  # noqa: E402
+from yacht.rules import CATEGORIES, rules_by_name  # noqa: E402
+from yacht.strategy import solve  # noqa: E402
+from yacht.strategy import win as win_module  # noqa: E402
+from yacht.strategy.endgame import build_endgame, endgame  # noqa: E402
+from yacht.strategy.match import play_match  # noqa: E402
+from yacht.strategy.remaining import build_cells, remaining  # noqa: E402
+from yacht.strategy.target import target_table  # noqa: E402
+from yacht.strategy.win import seat_hint  # noqa: E402
+from yacht.strategy.win_tables import Seat  # noqa: E402
+
+
+def timed(work: Callable[[], object], repeats: int) -> tuple[float, float]:
+    """Median wall and CPU seconds of ``repeats`` runs of ``work``."""
+    walls, cpus = [], []
+    for _ in range(repeats):
+        wall, cpu = time.perf_counter(), time.process_time()
+        work()
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def show(name: str, wall: float, cpu: float, unit: str = "s") -> None:
+    scale = 1000.0 if unit == "ms" else 1.0
+    print(f"  {name:<40} {wall * scale:9.3f} {unit} wall {cpu * scale:9.3f} {unit} cpu")
+
+
+def hint_latency(opponents: int, count: int, fresh: bool) -> tuple[float, float]:
+    """Median seconds per win hint over random mid-game situations. ``fresh``: the per-state
+    cache is emptied first (a turn's first hint); else the second of two is timed."""
+    rng = random.Random(5)
+    cases = []
+    for _ in range(count):
+        seats = []
+        for _ in range(opponents + 1):
+            used = [c for c in CATEGORIES if rng.random() < 0.5][:11]
+            mask = sum(1 << c.index for c in used)
+            seats.append(Seat(mask, 0, sum(rng.randrange(25) for _ in used)))
+        cases.append((seats, list(rng.choice(ROLLS)), rng.randrange(3)))
+    walls, cpus = [], []
+    for seats, dice, left in cases:
+        if fresh:
+            win_module._matrix.cache_clear()
+        else:
+            seat_hint("traditional", seats[0], seats[1:], dice, left, depth=3)
+        wall, cpu = time.perf_counter(), time.process_time()
+        seat_hint("traditional", seats[0], seats[1:], dice, left, depth=3)
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def main() -> None:
+    pinned = hasattr(os, "sched_setaffinity")
+    saved = os.sched_getaffinity(0) if pinned else set()
+    if pinned:
+        os.sched_setaffinity(0, {min(saved)})
+    try:
+        _run()
+    finally:
+        if pinned:
+            os.sched_setaffinity(0, saved)
+
+
+def _run() -> None:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"playing to win (one core of {os.cpu_count()}, "
+        f"{platform.processor() or platform.machine()}, load average {load:.2f}; medians)"
+    )
+    rules = rules_by_name("traditional")
+    solution = solve(rules)
+    for depth, repeats in ((1, 5), (2, 3), (3, 1)):
+        built = build_endgame(rules, depth)
+        wall, cpu = timed(lambda d=depth: build_endgame(rules, d), repeats)  # type: ignore[misc]
+        show(f"endgame depth {depth}: {built.positions:,} positions", wall, cpu)
+        print(f"    {built.size:,} win probabilities, {built.table.nbytes / 1e6:.1f} MB")
+    rest = remaining(rules)
+    wall, cpu = timed(lambda: build_cells(solution, rest.offsets, rest.most, rest.cells.size), 3)
+    show("remaining-points distributions", wall, cpu)
+    target_table(rules)
+    endgame(rules, 3)
+    for opponents in (1, 3):
+        for fresh in (True, False):
+            wall, cpu = hint_latency(opponents, 300, fresh)
+            label = f"win hint, {opponents + 1} players" + ("" if fresh else ", state seen")
+            show(label, wall, cpu, "ms")
+    for bots, games in ((("winner", "optimal"), 20_000), (("winner",) + ("optimal",) * 3, 5_000)):
+        for i in range(len(bots)):
+            order = bots[-i:] + bots[:-i] if i else bots
+            m = play_match(order, games, rules, seed=i)
+            seat = order.index("winner")
+            rate, half = m.win_rate(seat)
+            print(
+                f"  {' vs '.join(order):<40} {m.games / m.seconds:9.0f} games/s"
+                f"   winner (seat {seat + 1}) {rate:.2%} +- {half:.2%}"
+            )
+
+
+if __name__ == "__main__":
+    main()
