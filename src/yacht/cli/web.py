@@ -22,7 +22,17 @@ def register(subs: Any) -> None:
         help="SQLAlchemy URL (default: an SQLite file in the user data directory, "
         "or $YACHT_DATA_DIR)",
     )
+    p.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="share tables with every other yacht serve using the same database and Redis "
+        "(e.g. redis://127.0.0.1:6379/0); without it this process serves alone",
+    )
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    p.add_argument(
+        "--log-format", default="text", choices=["text", "json"], help="json: one object a line"
+    )
     p.set_defaults(handler=cmd_serve)
 
     p = subs.add_parser(
@@ -37,15 +47,29 @@ def register(subs: Any) -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
     from yacht.web.app import create_app
     from yacht.web.config import default_database_url
+    from yacht.web.limits import MAX_FRAME
+    from yacht.web.logs import json_line, uvicorn_log_config
 
     database = args.database or default_database_url()
-    app = create_app(database)
+    app = create_app(database, redis=args.redis)
     shown = database.split("@")[-1] if "@" in database else database
-    print(f"yacht: serving http://{args.host}:{args.port}/ (database {shown})", file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    note = f"yacht: serving http://{args.host}:{args.port}/ (database {shown})"
+    if args.log_format == "json":
+        note = json_line(note, database=shown, redis=bool(args.redis))
+    print(note, file=sys.stderr)
+    logs = uvicorn_log_config(args.log_level) if args.log_format == "json" else LOGGING_CONFIG
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        log_config=logs,
+        ws_max_size=MAX_FRAME,
+    )
     return 0
 
 

@@ -23,6 +23,8 @@ from pydantic import TypeAdapter
 import yacht
 from yacht.web.broadcast import Broadcaster, LocalBroadcaster
 from yacht.web.config import Settings
+from yacht.web.health import router as health_router
+from yacht.web.limits import BodyLimit
 from yacht.web.play import GameService
 from yacht.web.routes import router
 from yacht.web.runner import Runner
@@ -56,11 +58,13 @@ def create_app(
     broadcaster: Broadcaster | None = None,
     seeds: Callable[[], str] | None = None,
     bot_delay: float | None = None,
+    redis: str | None = None,
 ) -> FastAPI:
     """The web game on a database URL (default: an SQLite file in the user data dir).
 
     ``seeds`` replaces the source of secret dice seeds (tests use a fixed one so games
-    repeat); ``bot_delay`` is the pause before each bot move in seconds.
+    repeat); ``bot_delay`` is the pause before each bot move in seconds; ``redis`` (a
+    ``redis://`` URL) shares tables with other server processes (see :mod:`yacht.web.redis_bus`).
     """
     settings = settings or Settings()
     if database is not None:
@@ -71,6 +75,10 @@ def create_app(
         settings = replace(settings, bot_delay=bot_delay)
     store = Store(settings.database_url())
     store.migrate()
+    if broadcaster is None and redis:
+        from yacht.web.redis_bus import RedisBroadcaster
+
+        broadcaster = RedisBroadcaster(redis)
     service = GameService(store, broadcaster or LocalBroadcaster(), settings)
     runner = Runner(service, settings.bot_delay)
 
@@ -81,6 +89,9 @@ def create_app(
             yield
         finally:
             await runner.stop()
+            close = getattr(service.broadcaster, "aclose", None)
+            if close is not None:
+                await close()
             store.close()
 
     app = FastAPI(
@@ -107,6 +118,8 @@ def create_app(
         return JSONResponse(body.model_dump(), status_code=422)
 
     app.include_router(router)
+    app.include_router(health_router)
+    app.add_middleware(BodyLimit)
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     for path, page in PAGES.items():

@@ -14,6 +14,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from yacht.web.broadcast import Inbox, table_channel
+from yacht.web.limits import Flood, MessageLimits, receive_text
 from yacht.web.play import GameService
 from yacht.web.schemas import (
     ActionMessage,
@@ -123,8 +124,17 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         forwarder = asyncio.create_task(conn.forward(inbox))
         try:
             await conn.send(StateMessage(table=await service.state(state.code)))
+            limits = MessageLimits()
             while True:
-                await conn.handle(await websocket.receive_text())
+                try:
+                    text = await receive_text(websocket, limits)
+                except Flood as e:  # over a limit: say so, then close (binary: refuse only)
+                    await conn.send(ErrorMessage(code=e.code, message=e.message))
+                    if e.close is None:
+                        continue
+                    await websocket.close(code=e.close, reason=e.code)
+                    break
+                await conn.handle(text)
         except WebSocketDisconnect:
             pass
         finally:
