@@ -8,6 +8,7 @@ MODULES: tuple[str, ...] = (
     "benchmarks.strategy",
     "benchmarks.simulate",
     "benchmarks.tui",
+    "benchmarks.web",
     "benchmarks.winner",
 )
 

@@ -239,9 +239,13 @@ def test_a_solo_game_to_the_end_reveals_the_seed_and_a_review(client: TestClient
     review = game["review"]
     assert review is not None and review["players"][0]["name"] == "Solo"
     mine = review["players"][0]
-    assert len(mine["decisions"]) == 12 and len(mine["series"]) == 13
+    assert "decisions" not in mine  # the live state carries the summary and the chart
+    assert len(mine["series"]) == 13  # the start, then after each of the 12 scorings
     assert mine["series"][-1] == pytest.approx(game["totals"][0], abs=1e-6)
     assert 0 <= mine["accuracy"] <= 100 and mine["loss"] >= 0
+    full = client.get(f"/api/games/{game['id']}/review").json()["players"][0]
+    assert len(full["decisions"]) == 12 == sum(d["roll"] == 1 for d in full["decisions"])
+    assert sum(d["loss"] for d in full["decisions"]) == pytest.approx(mine["loss"], abs=0.05)
 
 
 def test_hints(client: TestClient) -> None:

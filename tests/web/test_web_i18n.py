@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -31,3 +32,13 @@ def test_categories_come_from_the_core_catalog() -> None:
     assert catalog("en")["categories"]["little_straight"] == "Little Straight"
     with pytest.raises(ValueError, match="unknown language"):
         catalog("xx")
+
+
+@pytest.mark.parametrize("lang", [code for code in LANGUAGES if code != "en"])
+def test_compiled_catalogs_match_their_sources(lang: str) -> None:
+    from babel.messages.pofile import read_po
+
+    po = Path(__file__).parents[2] / "src/yacht/locale" / lang / "LC_MESSAGES/yacht_web.po"
+    with po.open("rb") as f:
+        source = {m.id: m.string for m in read_po(f) if m.id and m.string}
+    assert source == catalog(lang)["messages"], "run pybabel compile -D yacht_web"

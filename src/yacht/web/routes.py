@@ -163,6 +163,16 @@ async def game_json(game_id: int, request: Request) -> dict[str, Any]:
     return public_game_json(row, table, game)
 
 
+@router.get("/games/{game_id}/review", tags=["games"])
+async def game_review(game_id: int, request: Request) -> dict[str, Any]:
+    """Every decision of a finished game rated: the taken and the best option, the loss."""
+    row, _, _ = await _game(request, game_id)
+    if row.review is None:
+        raise TableError("not_found", f"game {game_id} has no review yet")
+    review: dict[str, Any] = row.review
+    return review
+
+
 @router.get("/games/{game_id}/replay", tags=["games"])
 async def replay(game_id: int, request: Request) -> Replay:
     """A finished game, event by event."""

@@ -30,6 +30,7 @@ __all__ = [
     "game_state",
     "game_summary",
     "public_game_json",
+    "review_summary",
     "rules_info",
     "seat_states",
     "table_state",
@@ -65,6 +66,18 @@ def seat_states(seats: Collection[SeatRow], connected: Collection[int] = ()) -> 
     ]
 
 
+def review_summary(review: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The review as the table shows it: each player's loss, accuracy and chart.
+
+    Every decision is left out of the live state (it is most of the review's size); the page
+    fetches them from ``/api/games/{id}/review`` when asked.
+    """
+    if review is None:
+        return None
+    players = [{k: v for k, v in p.items() if k != "decisions"} for p in review["players"]]
+    return {**review, "players": players}
+
+
 def event_out(version: int, event: Event) -> EventOut:
     return EventOut(
         version=version,
@@ -85,7 +98,7 @@ def game_state(row: GameRow, game: Game | None, seat_count: int, rules: Rules) -
         "deadline": row.deadline,
         "commitment": row.commitment,
         "server_seed": row.server_seed if finished else None,
-        "review": row.review if finished else None,
+        "review": review_summary(row.review) if finished else None,
     }
     if game is None:
         return GameState(

@@ -55,31 +55,53 @@ export function chartSvg(series, final, expected, label) {
   );
 }
 
-function reviewCard(player, review) {
-  const label = t("Expected final total over the game, from {start} to {end}", {
-    start: review.expected.toFixed(0),
-    end: player.total,
-  });
-  const rows = player.decisions
+function decisionRows(decisions) {
+  return decisions
     .map(
       (d) =>
         `<tr class="${d.loss > 0.005 ? "lost" : ""}"><td>${d.turn}.${d.roll}</td><td>${smallDice(d.dice)}</td>` +
         `<td>${esc(optionText(d.taken))}</td><td>${esc(optionText(d.best))}</td><td>${d.loss.toFixed(2)}</td></tr>`,
     )
     .join("");
+}
+
+function reviewCard(player, review) {
+  const label = t("Expected final total over the game, from {start} to {end}", {
+    start: review.expected.toFixed(0),
+    end: player.total,
+  });
+  const accuracy = player.accuracy === null ? "—" : player.accuracy.toFixed(0);
   return (
     `<article class="review" data-seat="${player.seat}"><h3>${esc(player.name)} <span class="muted">${player.total}</span></h3>` +
     `<p class="stats"><span>${esc(t("Points lost: {loss}", { loss: player.loss.toFixed(1) }))}</span>` +
-    `<span>${esc(t("Accuracy: {accuracy}%", { accuracy: player.accuracy === null ? "—" : player.accuracy.toFixed(0) }))}</span></p>` +
+    `<span>${esc(t("Accuracy: {accuracy}%", { accuracy }))}</span></p>` +
     chartSvg(player.series, player.total, review.expected, label) +
-    `<details><summary>${esc(t("Every decision"))}</summary><div class="table-scroll"><table class="decisions">` +
+    `<details data-seat="${player.seat}"><summary>${esc(t("Every decision"))}</summary><div class="table-scroll"><table class="decisions">` +
     `<thead><tr><th>${esc(t("Turn"))}</th><th>${esc(t("Dice"))}</th><th>${esc(t("Taken"))}</th>` +
-    `<th>${esc(t("Best"))}</th><th>${esc(t("Lost"))}</th></tr></thead><tbody>${rows}</tbody></table></div></details></article>`
+    `<th>${esc(t("Best"))}</th><th>${esc(t("Lost"))}</th></tr></thead><tbody></tbody></table></div></details></article>`
   );
+}
+
+// Every decision is fetched once, the first time a player's list is opened.
+function wireDecisions(box, gameId) {
+  let full = null;
+  for (const details of box.querySelectorAll("details[data-seat]")) {
+    details.addEventListener("toggle", async () => {
+      const body = details.querySelector("tbody");
+      if (!details.open || body.childElementCount) return;
+      full ||= api(`/api/games/${gameId}/review`);
+      const review = await full;
+      const player = review.players.find((p) => p.seat === Number(details.dataset.seat));
+      body.innerHTML = decisionRows(player ? player.decisions : []);
+    });
+  }
 }
 
 export function renderResults(box, table, names, mine, onRematch) {
   const g = table.game;
+  const key = JSON.stringify([g.id, !!g.review, language(), mine.size > 0, names]);
+  if (box.dataset.key === key) return; // keep open lists and focus as they are
+  box.dataset.key = key;
   const order = names.map((_, i) => i).sort((a, b) => g.totals[b] - g.totals[a]);
   const ranking = order
     .map((i) => `<li class="${g.winners.includes(i) ? "winner" : ""}"><span>${esc(names[i])}</span><strong>${g.totals[i]}</strong></li>`)
@@ -95,6 +117,7 @@ export function renderResults(box, table, names, mine, onRematch) {
     `<h2>${esc(t("Review"))}</h2>` +
     (g.review ? `<div class="reviews">${reviews}</div>` : `<p class="muted" id="review-wait">${esc(t("Reviewing the game…"))}</p>`);
   box.querySelector("#rematch")?.addEventListener("click", onRematch);
+  wireDecisions(box, g.id);
 }
 
 export function renderReviewLater(box) {
