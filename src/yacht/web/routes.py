@@ -54,6 +54,9 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 router = APIRouter(prefix="/api", responses=ERRORS)
 Code = Annotated[str, Path(min_length=1, max_length=12, description="the table's short code")]
+# Ids and offsets are INTEGER columns: PostgreSQL refuses larger numbers with a server error.
+INT_MAX = 2**31 - 1
+GameId = Annotated[int, Path(ge=1, le=INT_MAX, description="a game's id")]
 
 
 def service(request: Request) -> GameService:
@@ -141,7 +144,7 @@ async def current_game_json(code: Code, request: Request) -> dict[str, Any]:
 async def finished_games(
     request: Request,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=INT_MAX)] = 0,
 ) -> list[GameSummary]:
     """Finished games, newest first."""
     rows = await asyncio.to_thread(service(request).store.games, "finished", limit, offset)
@@ -157,14 +160,14 @@ async def _game(request: Request, game_id: int) -> tuple[Any, Any, Game]:
 
 
 @router.get("/games/{game_id}", tags=["games"])
-async def game_json(game_id: int, request: Request) -> dict[str, Any]:
+async def game_json(game_id: GameId, request: Request) -> dict[str, Any]:
     """A game as a file (``yacht verify`` checks it once it is finished)."""
     row, table, game = await _game(request, game_id)
     return public_game_json(row, table, game)
 
 
 @router.get("/games/{game_id}/review", tags=["games"])
-async def game_review(game_id: int, request: Request) -> dict[str, Any]:
+async def game_review(game_id: GameId, request: Request) -> dict[str, Any]:
     """Every decision of a finished game rated: the taken and the best option, the loss."""
     row, _, _ = await _game(request, game_id)
     if row.review is None:
@@ -174,7 +177,7 @@ async def game_review(game_id: int, request: Request) -> dict[str, Any]:
 
 
 @router.get("/games/{game_id}/replay", tags=["games"])
-async def replay(game_id: int, request: Request) -> Replay:
+async def replay(game_id: GameId, request: Request) -> Replay:
     """A finished game, event by event."""
     row, table, game = await _game(request, game_id)
     if row.status != "finished":
