@@ -329,6 +329,7 @@ def test_finished_games_can_be_browsed_replayed_and_downloaded(client: TestClien
     listed = client.get("/api/games").json()
     assert [g["id"] for g in listed] == [game_id]
     assert listed[0]["players"] == ["Ann", "Easy bot"] and listed[0]["totals"] == final["totals"]
+    assert listed[0]["finished_at"].endswith("+00:00")
     data = client.get(f"/api/games/{game_id}").json()
     assert data["dice"]["server_seed"] == final["server_seed"]
     replay = client.get(f"/api/games/{game_id}/replay").json()

@@ -196,6 +196,7 @@ def test_the_open_page_survives_a_server_restart(browser: Browser, server: LiveS
     ann.fill("#name", "Ann")
     ann.select_option("#seat-count", "2")
     ann.locator("#seat-specs select").nth(1).select_option("bot:easy")
+    shot(ann, "00-lobby-phone")
     ann.get_by_role("button", name="Open the table").click()
     expect(ann.locator("#turn")).to_contain_text("Round 1 of 12 · Your turn")
     ann.locator("#roll").click()

@@ -89,3 +89,19 @@ def test_bots_resume_after_a_restart(db: Path) -> None:
         again.settle()
         game = again.game
         assert game["current"] == 0 and game["round"] == 2 and len(game["sheets"][1]) == 1
+
+
+def test_the_migrations_render_for_postgresql(capsys: pytest.CaptureFixture[str]) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    from yacht.web.store import MIGRATIONS
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", "postgresql+psycopg://yacht@localhost/yacht")
+    command.upgrade(config, "head", sql=True)  # offline: DDL only, no server needed
+    ddl = capsys.readouterr().out
+    for table in ("tables", "seats", "games"):
+        assert f"CREATE TABLE {table} (" in ddl
+    assert "state JSON" in ddl and "SERIAL NOT NULL" in ddl and "FOREIGN KEY" in ddl

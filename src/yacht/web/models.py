@@ -67,8 +67,8 @@ class GameRow(Base):
     commitment: Mapped[str] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), index=True)  # waiting, playing, finished
     version: Mapped[int] = mapped_column(Integer)
-    state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    review: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
+    review: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     deadline: Mapped[float | None] = mapped_column(Float)  # Unix time the turn times out
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

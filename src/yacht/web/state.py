@@ -7,6 +7,7 @@ game is finished, and tokens never.
 from __future__ import annotations
 
 from collections.abc import Collection
+from datetime import UTC, datetime
 from typing import Any
 
 from yacht.game import Event, Game, Phase
@@ -168,6 +169,11 @@ def table_state(
     )
 
 
+def iso(moment: datetime) -> str:
+    """ISO 8601 with the time zone (SQLite hands back naive UTC times)."""
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
+
+
 def table_summary(snap: TableSnapshot) -> TableSummary:
     seats = seat_states(snap.seats)
     return TableSummary(
@@ -175,7 +181,7 @@ def table_summary(snap: TableSnapshot) -> TableSummary:
         preset=snap.table.preset,
         seats=seats,
         free_seats=sum(not s.taken for s in seats),
-        created_at=snap.table.created_at.isoformat(),
+        created_at=iso(snap.table.created_at),
     )
 
 
@@ -189,7 +195,7 @@ def game_summary(row: GameRow) -> GameSummary:
         players=list(state.get("players", [])),
         totals=list(state.get("totals", [])),
         winners=list(state.get("winners", [])),
-        finished_at=row.finished_at.isoformat() if row.finished_at else None,
+        finished_at=iso(row.finished_at) if row.finished_at else None,
     )
 
 

@@ -13,6 +13,15 @@ from yacht.web.models import Base
 
 def run() -> None:
     config = context.config
+    if context.is_offline_mode():  # `alembic upgrade --sql`: print the DDL for a dialect
+        context.configure(
+            url=config.get_main_option("sqlalchemy.url"),
+            target_metadata=Base.metadata,
+            literal_binds=True,
+        )
+        with context.begin_transaction():
+            context.run_migrations()
+        return
     connection = config.attributes.get("connection")
     if connection is None:  # the `alembic` command line: use the configured URL
         engine = create_engine(config.get_main_option("sqlalchemy.url") or "sqlite://")

@@ -58,3 +58,13 @@ export function $(selector, root = document) {
 export function show(el, visible) {
   el.hidden = !visible;
 }
+
+// Replace an element's markup only when it changed, so a click or focus in progress is not
+// lost to a re-render that would draw the same thing.
+const drawn = new WeakMap();
+export function setHtml(el, html) {
+  if (drawn.get(el) === html) return false;
+  drawn.set(el, html);
+  el.innerHTML = html;
+  return true;
+}

@@ -1,5 +1,5 @@
 // The table page: seats, live game over a WebSocket, actions, hints, results.
-import { api, esc, show, tokens, $ } from "./api.js";
+import { api, esc, setHtml, show, tokens, $ } from "./api.js";
 import { dieSvg, smallDice } from "./dice.js";
 import { categoryLabel, setupLanguages, t } from "./i18n.js";
 import { renderFair, renderResults, renderReviewLater } from "./results.js";
@@ -16,6 +16,7 @@ let hint = null;
 let shownRoll = -1;
 let botLevels = ["random", "greedy", "easy", "medium", "hard", "optimal"];
 let timerHandle = null;
+let drawnRoll = null; // the dice markup on screen (the tumble changes faces under it)
 
 const ERRORS = {
   stale_version: () => t("The game had moved on; your view is up to date now."),
@@ -207,7 +208,7 @@ function render(before) {
   renderDice(before);
   renderControls();
   renderHints();
-  $("#sheet").innerHTML = sheetHtml({
+  setHtml($("#sheet"), sheetHtml({
     rules: table.rules,
     names: names(),
     sheets: g.sheets,
@@ -217,7 +218,8 @@ function render(before) {
     canScore: controlling() !== null && waiting === null,
     mine: seatsMine(),
     winners: g.winners,
-  });
+  }));
+  showCurrentColumn();
   renderSeats();
   renderLog();
   renderFair($("#fair"), table);
@@ -235,6 +237,19 @@ function render(before) {
   }
 }
 
+// With many players on a narrow screen the sheet scrolls sideways: keep the column of the
+// player on turn in view (the category names stay put).
+function showCurrentColumn() {
+  const box = $("#sheet");
+  const th = box.querySelector("thead th.current");
+  if (!th || box.scrollWidth <= box.clientWidth) return;
+  const fixed = box.querySelector("thead th").offsetWidth;
+  const left = th.offsetLeft;
+  const right = left + th.offsetWidth;
+  if (left < box.scrollLeft + fixed) box.scrollLeft = left - fixed;
+  else if (right > box.scrollLeft + box.clientWidth) box.scrollLeft = right - box.clientWidth;
+}
+
 function renderInvite() {
   const waitingForPlayers = table.game.status === "waiting";
   show($("#invite"), waitingForPlayers);
@@ -249,13 +264,13 @@ function renderJoin() {
   if (!input.value && localStorage.getItem("yacht:name") && seatsMine().size === 0) {
     input.value = localStorage.getItem("yacht:name");
   }
-  $("#free-seats").innerHTML = free
+  setHtml($("#free-seats"), free
     .map(
       (s) =>
         `<li><button type="button" class="primary" data-key="join-${s.seat}" data-join="${s.seat}">` +
         `${esc(t("Join seat {n}", { n: s.seat + 1 }))}</button></li>`,
     )
-    .join("");
+    .join(""));
 }
 
 function renderTurn() {
@@ -316,7 +331,7 @@ function renderDice(before) {
   const animate = before && rolled > shownRoll && !reducedMotion;
   shownRoll = Math.max(shownRoll, rolled);
   const box = $("#dice");
-  box.innerHTML = [0, 1, 2, 3, 4]
+  const html = [0, 1, 2, 3, 4]
     .map((i) => {
       const face = g.dice ? g.dice[i] : null;
       const held = g.held.includes(i + 1);
@@ -331,6 +346,10 @@ function renderDice(before) {
       );
     })
     .join("");
+  if (animate) drawnRoll = null; // draw the tumble even if the faces repeat
+  if (html === drawnRoll) return;
+  drawnRoll = html;
+  box.innerHTML = html;
   if (animate) tumble([...box.querySelectorAll(".die.rolling")], g.dice);
 }
 
@@ -353,7 +372,7 @@ function renderControls() {
   const seat = controlling();
   const rollButton = $("#roll");
   rollButton.disabled = seat === null || g.rolls_left === 0 || waiting !== null;
-  rollButton.innerHTML = `<span>${esc(g.dice ? t("Roll again") : t("Roll"))}</span> <kbd>R</kbd>`;
+  setHtml(rollButton, `<span>${esc(g.dice ? t("Roll again") : t("Roll"))}</span> <kbd>R</kbd>`);
   const rolls = $("#rolls");
   rolls.textContent = g.status === "playing" && g.dice ? t("Roll {n} of 3", { n: g.rolls_used }) : "";
   const hintButton = $("#hint");
@@ -373,7 +392,7 @@ function renderHints() {
   const box = $("#hints");
   const g = table?.game;
   if (!hint || !g || hint.version !== g.version || controlling() === null) {
-    box.innerHTML = "";
+    setHtml(box, "");
     return;
   }
   const items = hint.options
@@ -383,7 +402,7 @@ function renderHints() {
         `<span class="expected" title="${esc(t("expected final total"))}">${o.expected_total.toFixed(1)}</span></li>`,
     )
     .join("");
-  box.innerHTML = `<h3>${esc(t("Best options (expected final total)"))}</h3><ol>${items}</ol>`;
+  setHtml(box, `<h3>${esc(t("Best options (expected final total)"))}</h3><ol>${items}</ol>`);
 }
 
 function renderSeats() {
@@ -420,17 +439,20 @@ function renderSeats() {
         .map((l) => `<option${l === "medium" ? " selected" : ""}>${esc(l)}</option>`)
         .join("")}</select></label>`
     : "";
-  $("#seats").innerHTML = items.join("") + (levels ? `<li class="levels">${levels}</li>` : "");
+  const level = $("#bot-level")?.value;
+  if (setHtml($("#seats"), items.join("") + (levels ? `<li class="levels">${levels}</li>` : "")) && level) {
+    $("#bot-level").value = level;
+  }
 }
 
 function renderLog() {
   const g = table.game;
   const allNames = names();
-  $("#log").innerHTML = g.recent
+  setHtml($("#log"), g.recent
     .slice()
     .reverse()
     .map((e) => `<li>${esc(eventText(e, allNames))}${e.dice && e.action === "roll" ? smallDice(e.dice) : ""}</li>`)
-    .join("") || `<li class="muted">${esc(t("No moves yet."))}</li>`;
+    .join("") || `<li class="muted">${esc(t("No moves yet."))}</li>`);
 }
 
 // --- wiring ---------------------------------------------------------------------------------
