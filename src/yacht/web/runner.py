@@ -49,6 +49,7 @@ class Runner:
         self.service = service
         self.bot_delay = bot_delay
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._announcing: asyncio.Task[None] | None = None
         self._wake: dict[str, asyncio.Event] = {}
         self._bots: dict[tuple[str, int, int], players.BotSeat] = {}
         service.on_change = self.kick
@@ -61,12 +62,23 @@ class Runner:
             self._tasks[code] = asyncio.get_running_loop().create_task(self._drive(code))
 
     async def resume(self) -> None:
-        """After a start: pick up every game that was under way."""
-        for code in await asyncio.to_thread(self.service.store.active_codes):
+        """After a start: pick up every game that was under way, and announce its state again
+        (a process killed between storing a move and announcing it left the players of the
+        other server processes one move behind)."""
+        codes = await asyncio.to_thread(self.service.store.active_codes)
+        for code in codes:
             self.kick(code)
+        self._announcing = asyncio.get_running_loop().create_task(self._announce(codes))
+
+    async def _announce(self, codes: list[str]) -> None:
+        for code in codes:
+            try:
+                await self.service.publish(code)
+            except Exception:
+                log.exception("table %s: its state could not be announced", code)
 
     async def stop(self) -> None:
-        tasks = list(self._tasks.values())
+        tasks = [*self._tasks.values(), *([self._announcing] if self._announcing else [])]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
