@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,12 +24,19 @@ from websockets.exceptions import InvalidHandshake, WebSocketException
 
 from yacht.game import Game
 from yacht.loadtest.target import ws_url
+from yacht.web.app import create_app
+from yacht.web.broadcast import LocalBroadcaster
+from yacht.web.redis_bus import RedisBroadcaster
 from yacht.web.store import Store
 
-from .client import next_action, open_table
+from .client import action_message, next_action, open_table, table_state
 from .conftest import Cluster
 from .servers import Server
 from .services import Services, fresh_database
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 TABLES = 16
 MOVES = 2 * 2 * 12  # two players, roll and score each round
@@ -149,7 +158,12 @@ async def test_sigkill_in_the_middle_of_many_games_loses_no_acknowledged_action(
             assert (await http.get(f"{b.url}/health")).json()["status"] == "ok"
         await asyncio.sleep(0.5)
         await asyncio.to_thread(a.start)
-        await asyncio.wait_for(asyncio.gather(*tasks), timeout=120)
+        _, stuck = await asyncio.wait(tasks, timeout=120)
+        assert not stuck, [
+            (p.code, p.seat, p.server.port, p.revision, stored(store, p.code).version)
+            for p, t in zip(players, tasks, strict=True)
+            if t in stuck
+        ]
         await asyncio.to_thread(check_acknowledged, store, acked)
         for code in {p.code for p in players}:
             game = await asyncio.to_thread(stored, store, code)
@@ -161,3 +175,40 @@ async def test_sigkill_in_the_middle_of_many_games_loses_no_acknowledged_action(
         assert b.errors() == []
     finally:
         store.close()
+
+
+class Mute:
+    """A broadcaster that stores nothing and tells no one: a process killed right after its
+    commit and before its announcement."""
+
+    async def publish(self, channel: str, message: str) -> None:
+        return None
+
+    def subscribe(self, channel: str) -> Any:
+        return LocalBroadcaster().subscribe(channel)
+
+
+def test_a_move_stored_but_never_announced_reaches_everyone_when_its_process_restarts(
+    pg_url: str, services: Services, redis_prefix: str
+) -> None:
+    def bus() -> RedisBroadcaster:
+        return RedisBroadcaster(services.redis, prefix=redis_prefix)
+
+    with TestClient(create_app(pg_url, broadcaster=bus())) as other:
+        code, tokens = open_table(other, 2)
+        with other.websocket_connect(f"/ws/tables/{code}") as bob:
+            assert bob.receive_json()["table"]["game"]["version"] == 0
+            with TestClient(create_app(pg_url, broadcaster=Mute())) as dying:
+                game = table_state(dying, code)["game"]
+                r = dying.post(f"/api/tables/{code}/actions", json=action_message(game, tokens))
+                assert r.status_code == 200  # stored; nobody was told
+            with TestClient(create_app(pg_url, broadcaster=bus())):  # the same process, again
+                versions = []
+                for _ in range(50):  # ping until the announcement has come (or 5 s passed)
+                    bob.send_json({"type": "ping"})
+                    while (message := bob.receive_json())["type"] != "pong":
+                        versions.append(message["table"]["game"]["version"])
+                    if versions:
+                        break
+                    time.sleep(0.1)
+                assert versions == [1]

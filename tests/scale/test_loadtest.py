@@ -1,0 +1,58 @@
+"""``yacht loadtest``: a short smoke run against two processes, and what it refuses to do."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from .conftest import Cluster
+from .servers import YACHT
+
+
+def loadtest(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [YACHT, "loadtest", *args], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_a_short_run_over_two_processes_plays_without_errors(cluster: Cluster) -> None:
+    done = loadtest(
+        "--url", cluster.a.url, "--url", cluster.b.url,
+        "--tables", "6", "--duration", "3", "--think", "0.05", "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    assert report["urls"] == [cluster.a.url, cluster.b.url]
+    assert report["tables"] == 6 and report["seats"] == 2
+    assert report["errors"] == 0 and report["errors_by_kind"] == {}
+    assert report["actions"] > 0 and report["actions_per_second"] > 0
+    for key in ("latency_ms", "latency_other_seats_ms"):
+        lat = report[key]
+        assert 0 < lat["p50"] <= lat["p95"] <= lat["p99"] <= lat["max"]
+
+
+def test_the_text_report_names_every_figure(cluster: Cluster) -> None:
+    done = loadtest("--url", cluster.a.url, "--tables", "2", "--duration", "1", "--think", "0.1")
+    assert done.returncode == 0, done.stderr
+    for word in ("actions:", "/s)", "p50", "p95", "p99", "errors: 0"):
+        assert word in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "complaint"),
+    [
+        (["--url", "http://192.0.2.10:8000"], "loopback addresses only"),
+        (["--url", "http://localhost.example.com:8000"], "loopback addresses only"),
+        (["--url", "ftp://127.0.0.1:8000"], "not a server URL"),
+        (["--url", "http://127.0.0.1:8000", "--tables", "0"], "--tables must be 1..2000"),
+        (["--url", "http://127.0.0.1:8000", "--tables", "5000"], "--tables must be 1..2000"),
+        (["--url", "http://127.0.0.1:8000", "--duration", "601"], "--duration must be"),
+        (["--url", "http://127.0.0.1:8000", "--seats", "7"], "--seats must be 1..6"),
+    ],
+)
+def test_it_refuses_other_hosts_and_unbounded_runs(args: list[str], complaint: str) -> None:
+    done = loadtest(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert complaint in done.stderr and len(done.stderr.strip().splitlines()) == 1
