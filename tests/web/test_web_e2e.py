@@ -40,6 +40,7 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
 
 def shot(page: Page, name: str) -> None:
     page.wait_for_function("() => !document.querySelector('.die.rolling')")
+    page.evaluate("window.scrollTo(0, 0)")  # the top bar is sticky: keep it on top
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
@@ -153,6 +154,7 @@ def test_two_people_a_bot_and_a_spectator_play_a_whole_game(
     shot(bob, "09-results-phone")
     spectator.select_option("#lang", "fi")
     expect(spectator.locator("#turn")).to_have_text("Peli päättyi")
+    expect(spectator.locator("#conn")).to_have_text("Yhdistetty")
     shot(spectator, "10-results-finnish")
 
     bob.locator("#rematch").click()

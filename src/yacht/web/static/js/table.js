@@ -75,7 +75,10 @@ function hello() {
   send({ type: "hello", seats });
 }
 
-function setConnection(online) {
+let online = false;
+
+function setConnection(live) {
+  online = live;
   const el = $("#conn");
   el.textContent = online ? t("Live") : t("Reconnecting…");
   el.className = `conn ${online ? "online" : "offline"}`;
@@ -373,8 +376,11 @@ function renderControls() {
   const rollButton = $("#roll");
   rollButton.disabled = seat === null || g.rolls_left === 0 || waiting !== null;
   setHtml(rollButton, `<span>${esc(g.dice ? t("Roll again") : t("Roll"))}</span> <kbd>R</kbd>`);
+  show(rollButton, seatsMine().size > 0 || g.status === "waiting");
   const rolls = $("#rolls");
-  rolls.textContent = g.status === "playing" && g.dice ? t("Roll {n} of 3", { n: g.rolls_used }) : "";
+  const watching = seatsMine().size === 0 && g.status === "playing";
+  const roll = g.status === "playing" && g.dice ? t("Roll {n} of 3", { n: g.rolls_used }) : "";
+  rolls.textContent = watching ? [t("You are watching."), roll].filter(Boolean).join(" ") : roll;
   const hintButton = $("#hint");
   show(hintButton, table.hints && seat !== null && !!g.dice);
   hintButton.disabled = waiting !== null;
@@ -484,7 +490,10 @@ document.addEventListener("keydown", (event) => {
 });
 
 async function main() {
-  await setupLanguages($("#lang"), () => render(table));
+  await setupLanguages($("#lang"), () => {
+    setConnection(online);
+    render(table);
+  });
   api("/api/bots").then((levels) => (botLevels = levels)).catch(() => {});
   if (!code) {
     location.href = "/";
