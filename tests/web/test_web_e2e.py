@@ -223,3 +223,27 @@ def test_the_open_page_survives_a_server_restart(browser: Browser, server: LiveS
     assert dice_labels(ann)[0] == before[0]  # the held die stayed
     ann.locator("button.score").first.click()
     expect(ann.locator("#turn")).to_contain_text("Round 3 of 12 · Your turn")
+
+
+def test_a_seat_whose_player_left_is_handed_to_a_bot(browser: Browser, server: LiveServer) -> None:
+    ann = open_page(browser, server.url + "/", DESKTOP)
+    ann.fill("#name", "Ann")
+    ann.get_by_role("button", name="Open the table").click()
+    expect(ann.locator("#turn")).to_contain_text("Waiting for players")
+    bob = open_page(browser, ann.locator("#invite-link").input_value(), PHONE)
+    bob.fill("#join-name", "Bob")
+    bob.get_by_role("button", name="Join seat 2").click()
+    expect(ann.locator("#turn")).to_contain_text("Round 1 of 12 · Your turn")
+    hand = ann.get_by_role("button", name="Hand to a bot")
+    expect(hand).to_have_count(0)  # Bob is connected: only Bob can give his seat away
+    bob.context.close()
+    expect(ann.locator(".seat").nth(1).locator(".dot")).to_have_attribute(
+        "aria-label", "not connected"
+    )
+    ann.select_option("#bot-level", "greedy")
+    hand.click()
+    expect(ann.locator(".seat").nth(1)).to_contain_text("bot: greedy")
+    ann.keyboard.press("r")
+    ann.locator("button.score").first.click()
+    expect(ann.locator("#turn")).to_contain_text("Round 2 of 12 · Your turn")  # the bot played
+    expect(ann.locator("#log")).to_contain_text("Bob scored")

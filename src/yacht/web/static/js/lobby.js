@@ -91,6 +91,8 @@ async function main() {
   seatSpecs();
   $("#seat-count").addEventListener("change", seatSpecs);
   $("#create").addEventListener("submit", create);
+  $("#open").disabled = false; // ready: the forms are handled here, not sent by the browser
+  $("#go").disabled = false;
   $("#join-code").addEventListener("submit", (event) => {
     event.preventDefault();
     const code = $("#code").value.trim().toUpperCase();
