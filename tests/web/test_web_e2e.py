@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -247,3 +248,52 @@ def test_a_seat_whose_player_left_is_handed_to_a_bot(browser: Browser, server: L
     ann.locator("button.score").first.click()
     expect(ann.locator("#turn")).to_contain_text("Round 2 of 12 · Your turn")  # the bot played
     expect(ann.locator("#log")).to_contain_text("Bob scored")
+
+
+def test_the_page_checks_dice_exactly_like_yacht_verify(
+    browser: Browser, server: LiveServer
+) -> None:
+    import copy
+    import json
+    import time
+    import urllib.request
+
+    from yacht.dice import FairDice
+    from yacht.web.fairness import verify
+
+    def get(path: str, body: object = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(
+            server.url + path, data=data, headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request) as response:
+            return json.loads(response.read())
+
+    seats = [{"kind": "bot", "bot": "greedy"}] * 3
+    code = get("/api/tables", {"seats": seats, "start": "roll-off", "client_seed": "x:y"})["code"]
+    deadline = time.monotonic() + 60
+    while (game := get(f"/api/tables/{code}")["game"])["status"] != "finished":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    data = get(f"/api/games/{game['id']}")
+    assert data["start"]["rolls"] and verify(data).fair
+
+    page = open_page(browser, server.url + "/", DESKTOP)
+    check = "async (data) => (await import('/static/js/fair.js')).verifyGame(data)"
+    result = page.evaluate(check, data)
+    rolls = sum(e["action"] == "roll" for e in data["events"])
+    assert result == {"fair": True, "rolls": rolls, "dice": data["dice"]["drawn"], "problems": []}
+    seed, client = data["dice"]["server_seed"], data["dice"]["client_seed"]
+    derive = "async ([s, c, n]) => { const f = await import('/static/js/fair.js');"
+    derive += " return Array.from({length: n}, (_, i) => f.fairDie(s, c, i)); }"
+    faces = page.evaluate(derive, [seed, client, 60])
+    assert faces == [FairDice.die(seed, client, i) for i in range(60)]
+    for where in ("start", "event"):
+        tampered = copy.deepcopy(data)
+        if where == "start":
+            tampered["start"]["rolls"][0][0] = tampered["start"]["rolls"][0][0] % 6 + 1
+        else:
+            roll = next(e for e in tampered["events"] if e["action"] == "roll")
+            roll["dice"][4] = roll["dice"][4] % 6 + 1
+        assert page.evaluate(check, tampered)["fair"] is False
+        assert verify(tampered).fair is False
