@@ -255,6 +255,12 @@ function showCurrentColumn() {
 
 function renderInvite() {
   const waitingForPlayers = table.game.status === "waiting";
+  const invite = $("#invite");
+  const join = $("#join");
+  const inviteFirst = seatsMine().size > 0; // seated: ask friends; not yet: take a seat
+  if (inviteFirst !== (invite.compareDocumentPosition(join) === Node.DOCUMENT_POSITION_FOLLOWING)) {
+    invite.parentNode.insertBefore(inviteFirst ? invite : join, inviteFirst ? join : invite);
+  }
   show($("#invite"), waitingForPlayers);
   $("#invite-link").value = `${location.origin}${table.invite_path}`;
   $("#invite-code").textContent = table.code;
@@ -263,6 +269,9 @@ function renderInvite() {
 function renderJoin() {
   const free = table.seats.filter((s) => !s.taken);
   show($("#join"), free.length > 0);
+  const seated = seatsMine().size > 0;
+  $("#join-title").textContent = seated ? t("Another player on this device?") : t("Take a seat");
+  show($("#join-watch"), !seated);
   const input = $("#join-name");
   if (!input.value && localStorage.getItem("yacht:name") && seatsMine().size === 0) {
     input.value = localStorage.getItem("yacht:name");
