@@ -115,10 +115,13 @@ def turn_outcomes(solution: Solution, masks: I64, uppers: I64) -> F64:
 
 
 def _layout(table: ScoreTable) -> tuple[I64, I64, int]:
-    masks = np.arange(FULL + 1)
-    most = np.array(
-        [[table.most_to_come(m, u) for u in range(table.uppers)] for m in masks], dtype=np.int64
-    )
+    open_ = (np.arange(FULL + 1)[:, None] >> np.arange(len(CATEGORIES))) & 1 == 0
+    best = np.array(table.best)
+    room = (open_ * best).sum(axis=1)
+    upper_room = (open_ * best * np.array(table.counts_upper)).sum(axis=1)
+    ups = np.arange(table.uppers)
+    bonus = (ups[None, :] < table.cap) & (ups[None, :] + upper_room[:, None] >= table.cap)
+    most = (room[:, None] + table.bonus * bonus).astype(np.int64)
     reach = table.reachable()
     lengths = np.where(reach, most + 1, 0).ravel()
     ends = np.cumsum(lengths)
@@ -174,13 +177,14 @@ def remaining(rules: Rules | str, *, use_cache: bool = True) -> Remaining:
     """The table of every state's distribution of points to come: from memory, the disk
     cache (keyed by the preset's fingerprint), or built now."""
     preset = rules_by_name(rules)
-    solution = solve(preset, use_cache=use_cache)
     key = f"remaining-{preset.fingerprint()}-v{_FORMAT}"
-    offsets, most, size = _layout(solution.table)
     if use_cache:
         known = _KNOWN.get(key)
         if known is not None:
             return known
+    solution = solve(preset, use_cache=use_cache)
+    offsets, most, size = _layout(solution.table)
+    if use_cache:
         stored = cache.load(key, shape=(size,))
         if stored is not None:
             _KNOWN[key] = Remaining(
