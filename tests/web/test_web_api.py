@@ -121,6 +121,7 @@ def test_roll_hold_and_score(client: TestClient) -> None:
     game = t.ok(0, {"kind": "score", "category": "choice"})
     assert game["sheets"][0] == {"choice": expected} and game["totals"][0] == expected
     assert game["current"] == 1 and game["dice"] is None and game["round"] == 1
+    assert client.app.state.service._locks == {}  # type: ignore[attr-defined]  # none left over
 
 
 def _ready(client: TestClient) -> Table:

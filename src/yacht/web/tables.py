@@ -13,7 +13,8 @@ import hmac
 import secrets
 import time
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Collection
+from collections.abc import AsyncIterator, Callable, Collection
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -112,6 +113,7 @@ class TableService:
         self.settings = settings
         self.clock: Callable[[], float] = time.time
         self._locks: dict[str, asyncio.Lock] = {}
+        self._lock_users: Counter[str] = Counter()
         self._games: OrderedDict[str, tuple[int, Game | None]] = OrderedDict()
         self._presence: dict[str, Counter[int]] = {}
         self._background: set[asyncio.Task[TableState]] = set()
@@ -151,8 +153,7 @@ class TableService:
 
     async def change(self, code: str, decide: Decide) -> TableState:
         code = code.upper()
-        lock = self._locks.setdefault(code, asyncio.Lock())
-        async with lock:
+        async with self._lock(code):
             for _ in range(RETRIES):
                 snap, game = await self.load(code)
                 change = decide(snap, game)  # raises TableError: nothing changed
@@ -178,6 +179,21 @@ class TableService:
                 raise TableError("busy", f"table {code} kept changing; try again")
         self.on_change(code)
         return state
+
+    @asynccontextmanager
+    async def _lock(self, code: str) -> AsyncIterator[None]:
+        """One change at a time per table in this process (the revision guards the rest);
+        a lock lives only while someone holds or waits for it."""
+        lock = self._locks.setdefault(code, asyncio.Lock())
+        self._lock_users[code] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._lock_users[code] -= 1
+            if not self._lock_users[code]:
+                del self._lock_users[code]
+                del self._locks[code]
 
     async def publish(self, code: str) -> TableState:
         state = await self.state(code)
