@@ -250,9 +250,7 @@ def test_a_seat_whose_player_left_is_handed_to_a_bot(browser: Browser, server: L
     expect(ann.locator("#log")).to_contain_text("Bob scored")
 
 
-def test_the_page_checks_dice_exactly_like_yacht_verify(
-    browser: Browser, server: LiveServer
-) -> None:
+def test_the_page_checks_dice_exactly_like_yacht_verify(browser: Browser, tmp_path: Path) -> None:
     import copy
     import json
     import time
@@ -264,11 +262,13 @@ def test_the_page_checks_dice_exactly_like_yacht_verify(
     def get(path: str, body: object = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(
-            server.url + path, data=data, headers={"Content-Type": "application/json"}
+            live.url + path, data=data, headers={"Content-Type": "application/json"}
         )
         with urllib.request.urlopen(request) as response:
             return json.loads(response.read())
 
+    live = LiveServer(tmp_path / "bots.sqlite3", bot_delay=0)  # nobody watches these bots
+    live.start()
     seats = [{"kind": "bot", "bot": "greedy"}] * 3
     code = get("/api/tables", {"seats": seats, "start": "roll-off", "client_seed": "x:y"})["code"]
     deadline = time.monotonic() + 60
@@ -278,7 +278,7 @@ def test_the_page_checks_dice_exactly_like_yacht_verify(
     data = get(f"/api/games/{game['id']}")
     assert data["start"]["rolls"] and verify(data).fair
 
-    page = open_page(browser, server.url + "/", DESKTOP)
+    page = open_page(browser, live.url + "/", DESKTOP)
     check = "async (data) => (await import('/static/js/fair.js')).verifyGame(data)"
     result = page.evaluate(check, data)
     rolls = sum(e["action"] == "roll" for e in data["events"])
@@ -297,3 +297,4 @@ def test_the_page_checks_dice_exactly_like_yacht_verify(
             roll["dice"][4] = roll["dice"][4] % 6 + 1
         assert page.evaluate(check, tampered)["fair"] is False
         assert verify(tampered).fair is False
+    live.stop()
