@@ -146,6 +146,11 @@ def test_two_people_a_bot_and_a_spectator_play_a_whole_game(
         == bob.locator(".sheet .total td").all_inner_texts()
     )
     expect(spectator.locator(".review")).to_have_count(3, timeout=60_000)
+    expect(spectator.locator("#results")).to_have_attribute("aria-busy", "false")
+    spectator.locator(".review summary").first.click()  # every decision, fetched on demand
+    expect(spectator.locator(".review").first.locator("tbody tr")).to_have_count(
+        12, timeout=10_000
+    )  # Ann rolled once a turn: one decision (the scoring) in each of 12 turns
     expect(ann.locator("#rematch")).to_be_visible()
     expect(spectator.locator("#rematch")).to_have_count(0)
     spectator.get_by_role("button", name="Check every roll").click()

@@ -117,11 +117,8 @@ export function renderResults(box, table, names, mine, onRematch) {
     `<h2>${esc(t("Review"))}</h2>` +
     (g.review ? `<div class="reviews">${reviews}</div>` : `<p class="muted" id="review-wait">${esc(t("Reviewing the game…"))}</p>`);
   box.querySelector("#rematch")?.addEventListener("click", onRematch);
+  box.setAttribute("aria-busy", g.review ? "false" : "true");
   wireDecisions(box, g.id);
-}
-
-export function renderReviewLater(box) {
-  box.setAttribute("aria-busy", "true");
 }
 
 export function renderFair(box, table) {

@@ -2,7 +2,7 @@
 import { api, esc, setHtml, show, tokens, $ } from "./api.js";
 import { dieSvg, smallDice } from "./dice.js";
 import { categoryLabel, setupLanguages, t } from "./i18n.js";
-import { renderFair, renderResults, renderReviewLater } from "./results.js";
+import { renderFair, renderResults } from "./results.js";
 import { eventText, sheetHtml } from "./sheet.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase();
@@ -231,7 +231,6 @@ function render(before) {
   show($("#board"), g.status !== "finished");
   if (g.status === "finished") {
     renderResults(results, table, names(), seatsMine(), rematch);
-    if (!g.review) renderReviewLater(results);
   }
   document.body.classList.toggle("my-turn", controlling() !== null);
   if (focusKey) {
