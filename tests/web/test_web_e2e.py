@@ -199,6 +199,26 @@ def test_one_browser_holds_two_seats(browser: Browser, server: LiveServer) -> No
     shot(page, "13-pass-and-play-desktop")
 
 
+def test_keys_pressed_faster_than_the_server_answers_are_all_kept(
+    browser: Browser, server: LiveServer
+) -> None:
+    page = open_page(browser, server.url + "/", DESKTOP)
+    page.fill("#name", "Ann")
+    page.locator("fieldset select").nth(1).select_option(label="bot: greedy")
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("#turn")).to_contain_text("Your turn")
+    page.keyboard.press("r")
+    expect(page.locator("#dice .die[aria-pressed]")).to_have_count(5)
+    for key in "135":  # no wait between keys: each is sent before the last one's answer
+        page.keyboard.press(key)
+    pressed = page.locator('#dice .die[aria-pressed="true"]')
+    expect(pressed).to_have_count(3)
+    page.keyboard.press("3")
+    page.keyboard.press("r")  # queued behind the release of die 3
+    expect(page.locator("#rolls")).to_contain_text("Roll 2 of 3")
+    expect(pressed).to_have_count(2)
+
+
 def test_the_open_page_survives_a_server_restart(browser: Browser, server: LiveServer) -> None:
     ann = open_page(browser, server.url + "/", PHONE, is_mobile=True, has_touch=True)
     ann.fill("#name", "Ann")

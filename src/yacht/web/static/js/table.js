@@ -56,6 +56,7 @@ function connect() {
   socket.addEventListener("close", (event) => {
     setConnection(false);
     waiting = null;
+    clearQueue();
     if (event.code !== 4404) setTimeout(connect, backoff);
     backoff = Math.min(backoff * 2, 8000);
   });
@@ -94,7 +95,9 @@ function receive(message) {
       waiting = null;
       if (hint && (hint.version !== g.version || before?.game.number !== g.number)) hint = null;
     }
+    if (waiting === null) sentHeld = null;
     render(before);
+    flushQueue();
   } else if (message.type === "welcome") {
     tokens.keep(code, message.seats);
     mine = tokens.get(code);
@@ -104,6 +107,7 @@ function receive(message) {
     renderHints();
   } else if (message.type === "error") {
     waiting = null;
+    clearQueue();
     showError(message);
     if (table) render(table);
   }
@@ -135,22 +139,55 @@ function act(action) {
   const message = { type: "action", seat, token: mine[seat], game: g.number, version: g.version, action };
   if (send(message)) {
     waiting = g.version;
+    sentHeld = action.kind === "hold" ? action.positions : null;
     render(table);
+  }
+}
+
+// Keys pressed while an action is on its way are queued, not dropped: the holds asked for and
+// a roll are sent, in that order, once the server has answered.
+let queuedHeld = null;
+let queuedRoll = false;
+let sentHeld = null; // the held dice of a hold on its way
+
+function clearQueue() {
+  queuedHeld = null;
+  queuedRoll = false;
+  sentHeld = null;
+}
+
+function flushQueue() {
+  if (waiting !== null || !table) return;
+  const g = table.game;
+  if (queuedHeld !== null) {
+    const want = [...queuedHeld].sort();
+    queuedHeld = null;
+    if (g.dice && g.rolls_left > 0 && want.join() !== [...g.held].sort().join()) {
+      act({ kind: "hold", positions: want });
+      return;
+    }
+  }
+  if (queuedRoll) {
+    queuedRoll = false;
+    roll();
   }
 }
 
 function roll() {
   const g = table?.game;
-  if (g && g.rolls_left > 0) act({ kind: "roll" });
+  if (!g || g.rolls_left === 0 || controlling() === null) return;
+  if (waiting !== null) queuedRoll = true;
+  else act({ kind: "roll" });
 }
 
 function toggle(position) {
   const g = table?.game;
-  if (!g || !g.dice || g.rolls_left === 0) return;
-  const held = new Set(g.held);
+  if (!g || !g.dice || g.rolls_left === 0 || controlling() === null) return;
+  const held = new Set(queuedHeld ?? sentHeld ?? g.held);
   if (held.has(position)) held.delete(position);
   else held.add(position);
-  act({ kind: "hold", positions: [...held].sort() });
+  if (waiting !== null) queuedHeld = held;
+  else act({ kind: "hold", positions: [...held].sort() });
 }
 
 function score(category) {
@@ -337,7 +374,7 @@ function lastRoll(g) {
 
 function renderDice(before) {
   const g = table.game;
-  const can = controlling() !== null && g.dice && g.rolls_left > 0 && waiting === null;
+  const can = controlling() !== null && g.dice && g.rolls_left > 0;
   const rolled = lastRoll(g);
   const animate = before && rolled > shownRoll && !reducedMotion;
   shownRoll = Math.max(shownRoll, rolled);
