@@ -9,13 +9,13 @@ its WebSockets watches that table, so a process receives only the tables it serv
 
 Nothing is lost silently: when the subscriber connection drops, every local inbox gets a
 resync marker (``None``: the WebSocket re-reads the table from the database and sends the
-current state), the connection is made again and the channels subscribed again. A publish
-that cannot reach Redis is logged and still delivered locally; the other processes resync
-when their own connections come back. The game state itself never travels only through
-Redis: it is in the database before anything is published.
+current state), the connection is made again and the channels subscribed again. Publishes go
+through a pipelined :class:`~yacht.web.redis_resp.Publisher` that never makes a move wait for
+Redis and writes again what Redis did not acknowledge before a reconnect. The game state
+itself never travels only through Redis: it is in the database before anything is published.
 
-The subscriber speaks the few RESP2 commands pub/sub needs over one asyncio stream, so exactly
-one task reads the connection; publishing and health checks use the ``redis`` package.
+Both connections speak the few RESP2 commands they need over asyncio streams
+(:mod:`yacht.web.redis_resp`), each read by exactly one task.
 """
 
 from __future__ import annotations
@@ -25,73 +25,22 @@ import logging
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from yacht.web.broadcast import Inbox
+from yacht.web.redis_resp import (
+    CONNECT_TIMEOUT,
+    RECONNECT_DELAY,
+    Publisher,
+    RedisReplyError,
+    connect,
+    encode_command,
+    read_reply,
+    redis_address,
+)
 
-__all__ = ["RedisBroadcaster", "RedisReplyError", "encode_command", "redis_address"]
+__all__ = ["RedisBroadcaster"]
 
 log = logging.getLogger("yacht.web.redis")
-
-RECONNECT_DELAY = 0.5  # seconds between attempts to get the subscriber connection back
-CONNECT_TIMEOUT = 5.0
-
-
-class RedisReplyError(RuntimeError):
-    """Redis answered a command with an error."""
-
-
-def redis_address(url: str) -> tuple[str, int, str | None, str | None]:
-    """Host, port, user and password of a ``redis://`` URL.
-
-    >>> redis_address("redis://127.0.0.1:56379/0")
-    ('127.0.0.1', 56379, None, None)
-    >>> redis_address("redis://:s%40cret@localhost/2")
-    ('localhost', 6379, None, 's@cret')
-    >>> redis_address("http://127.0.0.1/")
-    Traceback (most recent call last):
-    ...
-    ValueError: a Redis URL starts with redis:// (got 'http://127.0.0.1/')
-    """
-    parts = urlsplit(url)
-    if parts.scheme != "redis" or not parts.hostname:
-        raise ValueError(f"a Redis URL starts with redis:// (got {url!r})")
-    user = unquote(parts.username) if parts.username else None
-    password = unquote(parts.password) if parts.password else None
-    return parts.hostname, parts.port or 6379, user, password
-
-
-def encode_command(*args: str | bytes) -> bytes:
-    """One command in the Redis protocol (an array of bulk strings).
-
-    >>> encode_command("SUBSCRIBE", "yacht:table:ABC")
-    b'*2\\r\\n$9\\r\\nSUBSCRIBE\\r\\n$15\\r\\nyacht:table:ABC\\r\\n'
-    """
-    out = [b"*%d\r\n" % len(args)]
-    for arg in args:
-        data = arg.encode() if isinstance(arg, str) else arg
-        out.append(b"$%d\r\n%s\r\n" % (len(data), data))
-    return b"".join(out)
-
-
-async def read_reply(reader: asyncio.StreamReader) -> Any:
-    """One reply: bytes, int, None, a list of replies, or :class:`RedisReplyError`."""
-    line = await reader.readuntil(b"\r\n")
-    kind, rest = line[:1], line[1:-2]
-    if kind == b"*":
-        n = int(rest)
-        return None if n < 0 else [await read_reply(reader) for _ in range(n)]
-    if kind == b"$":
-        n = int(rest)
-        return None if n < 0 else (await reader.readexactly(n + 2))[:-2]
-    if kind == b":":
-        return int(rest)
-    if kind == b"+":
-        return rest
-    if kind == b"-":
-        return RedisReplyError(rest.decode(errors="replace"))
-    raise ConnectionError(f"not the Redis protocol: {line[:40]!r}")
 
 
 class RedisBroadcaster:
@@ -103,7 +52,7 @@ class RedisBroadcaster:
 
     def __init__(self, url: str, *, prefix: str = "yacht:") -> None:
         self.url = url
-        self.host, self.port, self._user, self._password = redis_address(url)
+        self.host, self.port, _, _ = redis_address(url)  # ValueError for a wrong URL
         self.prefix = prefix
         self.origin = secrets.token_hex(8).encode()  # marks what this process published
         self._local: dict[str, set[Inbox]] = {}  # Redis channel -> inboxes in this process
@@ -112,7 +61,8 @@ class RedisBroadcaster:
         self._writer: asyncio.StreamWriter | None = None
         self._connected: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
-        self._client: Any = None  # redis.asyncio.Redis, made on first use in the loop
+        self._publisher: Publisher | None = None  # made in the event loop, on first use
+        self._failing = False  # the last attempt to connect the subscriber failed
         self._closed = False
 
     # --- the Broadcaster interface -------------------------------------------------------
@@ -120,10 +70,9 @@ class RedisBroadcaster:
     async def publish(self, channel: str, message: str) -> None:
         key = self.prefix + channel
         self._deliver(key, message)
-        try:
-            await self._publisher().publish(key, self.origin + b"\n" + message.encode())
-        except Exception as e:  # the move is stored; other processes resync on reconnect
-            log.warning("redis publish on %s failed: %s", key, e)
+        if self._publisher is None:
+            self._publisher = Publisher(self.url)
+        self._publisher.publish(key, self.origin + b"\n" + message.encode())
 
     def subscribe(self, channel: str) -> AbstractAsyncContextManager[Inbox]:
         return self._subscription(self.prefix + channel)
@@ -131,8 +80,15 @@ class RedisBroadcaster:
     # --- health and lifetime -------------------------------------------------------------
 
     async def check(self) -> None:
-        """Raise unless Redis answers a PING and the subscriber connection is up."""
-        await asyncio.wait_for(self._publisher().ping(), CONNECT_TIMEOUT)
+        """Raise unless Redis answers a PING now and the subscriber connection is up."""
+        reader, writer = await connect(self.url)
+        try:
+            writer.write(encode_command("PING"))
+            reply = await asyncio.wait_for(read_reply(reader), CONNECT_TIMEOUT)
+            if reply != b"PONG":
+                raise ConnectionError(f"PING answered {reply!r}")
+        finally:
+            writer.close()
         self._start()
         assert self._connected is not None
         await asyncio.wait_for(self._connected.wait(), CONNECT_TIMEOUT)
@@ -143,9 +99,8 @@ class RedisBroadcaster:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
         self._drop_connection()
-        if self._client is not None:
-            await self._client.aclose()
-            self._client = None
+        if self._publisher is not None:
+            await self._publisher.aclose()
 
     def subscribers(self, channel: str) -> int:
         """Subscribers of ``channel`` in this process."""
@@ -166,8 +121,12 @@ class RedisBroadcaster:
                 if self._send("SUBSCRIBE", key):
                     self._unconfirmed[key] = self._unconfirmed.get(key, 0) + 1
             ready = self._ready.get(key)
-            if ready is not None:
-                await asyncio.wait_for(asyncio.shield(ready), CONNECT_TIMEOUT)
+            if ready is not None and not self._failing:
+                try:  # so that nothing published after the caller reads the table is missed
+                    await asyncio.wait_for(asyncio.shield(ready), CONNECT_TIMEOUT)
+                except TimeoutError:
+                    log.warning("redis did not confirm the subscription to %s in time", key)
+            # Redis away: the reconnection subscribes every channel and resyncs every inbox.
             yield inbox
         finally:
             boxes.discard(inbox)
@@ -194,15 +153,6 @@ class RedisBroadcaster:
 
     # --- the subscriber connection -------------------------------------------------------
 
-    def _publisher(self) -> Any:
-        if self._client is None:
-            import redis.asyncio
-
-            self._client = redis.asyncio.Redis.from_url(
-                self.url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=CONNECT_TIMEOUT
-            )
-        return self._client
-
     def _start(self) -> None:
         if self._task is None or self._task.done():
             self._connected = asyncio.Event()
@@ -210,19 +160,25 @@ class RedisBroadcaster:
 
     async def _run(self) -> None:
         assert self._connected is not None
-        first = True
+        missed = False  # True once a subscriber may have missed messages (a drop, a failure)
         while not self._closed:
             try:
-                reader = await self._connect()
+                reader = await self._open()
             except (OSError, TimeoutError, ConnectionError, RedisReplyError) as e:
                 log.warning("redis subscriber cannot connect to %s:%d: %s", self.host, self.port, e)
+                self._failing = missed = True
+                for ready in self._ready.values():  # waiting is over: the reconnection resyncs
+                    if not ready.done():
+                        ready.set_result(None)
+                self._ready.clear()
                 await asyncio.sleep(RECONNECT_DELAY)
                 continue
+            self._failing = False
             self._connected.set()
-            if not first:
-                log.info("redis subscriber connected again: resyncing %d tables", len(self._local))
-                self._resync_all()  # anything published while we were away was missed
-            first = False
+            if missed and self._local:
+                log.info("redis subscriber connected: resyncing %d tables", len(self._local))
+                self._resync_all()
+            missed = True  # from now on, losing the connection loses messages
             try:
                 await self._listen(reader)
             except (OSError, asyncio.IncompleteReadError, ConnectionError) as e:
@@ -233,20 +189,8 @@ class RedisBroadcaster:
             if not self._closed:
                 await asyncio.sleep(RECONNECT_DELAY)
 
-    async def _connect(self) -> asyncio.StreamReader:
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(self.host, self.port), CONNECT_TIMEOUT
-        )
-        try:
-            if self._password is not None:
-                auth = (self._user, self._password) if self._user else (self._password,)
-                writer.write(encode_command("AUTH", *auth))
-                reply = await asyncio.wait_for(read_reply(reader), CONNECT_TIMEOUT)
-                if isinstance(reply, RedisReplyError):
-                    raise reply
-        except BaseException:
-            writer.close()
-            raise
+    async def _open(self) -> asyncio.StreamReader:
+        reader, writer = await connect(self.url)
         self._writer = writer
         self._unconfirmed = dict.fromkeys(self._local, 1)
         if self._local:
