@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from .conftest import Cluster
-from .servers import YACHT
+from .servers import YACHT, free_port
 
 
 def loadtest(*args: str) -> subprocess.CompletedProcess[str]:
@@ -56,3 +56,10 @@ def test_it_refuses_other_hosts_and_unbounded_runs(args: list[str], complaint: s
     done = loadtest(*args)
     assert done.returncode == 2 and done.stdout == ""
     assert complaint in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_server_that_is_not_there_is_one_line_of_error() -> None:
+    done = loadtest("--url", f"http://127.0.0.1:{free_port()}", "--tables", "1", "--duration", "1")
+    assert done.returncode == 2 and done.stdout == ""
+    assert "cannot play against http://127.0.0.1:" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -72,9 +72,12 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
         seed=args.seed,
     ).checked()
     _raise_file_limit()
+    import httpx
+    from websockets.exceptions import WebSocketException
+
     try:
         report = asyncio.run(run(config))
-    except OSError as e:
-        raise ValueError(f"cannot reach {', '.join(config.urls)}: {e}") from None
+    except (OSError, httpx.HTTPError, WebSocketException) as e:
+        raise ValueError(f"cannot play against {', '.join(config.urls)}: {e}") from None
     print(json.dumps(report.to_json(), indent=2) if args.json else report.text())
     return 1 if report.error_count else 0
