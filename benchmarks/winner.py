@@ -2,9 +2,10 @@
 
 Figures are medians of repeated runs on one core (the process is pinned to one CPU and BLAS
 asked for one thread), wall and process CPU time side by side. The win rates here come from
-short runs (20,000 heads-up games per seat order, 5,000 four-player games per seat): the
-README's figures come from ``yacht match --bots winner,optimal --games 200000 --seed 1
---rotate`` and its four-player counterpart.
+short runs (per seat order: 20,000 heads-up games with the fast ``rollout`` plan, 4,000 with
+the default ``lookahead``, 2,000 four-player games): the README's figures come from
+``yacht match --bots winner,optimal --games 200000 --seed 1 --rotate`` and its four-player
+counterpart.
 
 Run: ``python -m benchmarks.winner`` (or ``make bench``).
 """
@@ -110,14 +111,19 @@ def _run() -> None:
             wall, cpu = hint_latency(opponents, 300, fresh)
             label = f"win hint, {opponents + 1} players" + ("" if fresh else ", state seen")
             show(label, wall, cpu, "ms")
-    for bots, games in ((("winner", "optimal"), 20_000), (("winner",) + ("optimal",) * 3, 5_000)):
+    runs = (
+        (("winner", "optimal"), 20_000, "rollout"),
+        (("winner", "optimal"), 4_000, "lookahead"),
+        (("winner",) + ("optimal",) * 3, 2_000, "lookahead"),
+    )
+    for bots, games, plan in runs:
         for i in range(len(bots)):
             order = bots[-i:] + bots[:-i] if i else bots
-            m = play_match(order, games, rules, seed=i)
+            m = play_match(order, games, rules, seed=i, plan=plan)
             seat = order.index("winner")
             rate, half = m.win_rate(seat)
             print(
-                f"  {' vs '.join(order):<40} {m.games / m.seconds:9.0f} games/s"
+                f"  {' vs '.join(order) + f' ({plan})':<52} {m.games / m.seconds:7.0f} games/s"
                 f"   winner (seat {seat + 1}) {rate:.2%} +- {half:.2%}"
             )
 

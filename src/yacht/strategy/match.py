@@ -34,6 +34,7 @@ from yacht.strategy.remaining import remaining
 from yacht.strategy.solver import solve
 from yacht.strategy.tables import I64, ROLL_KEEP
 from yacht.strategy.win_tables import (
+    DEFAULT_PLAN,
     F32,
     PLANS,
     REROLL,
@@ -113,12 +114,13 @@ def play_match(
     *,
     seed: int | None = None,
     depth: int = DEFAULT_DEPTH,
-    plan: str = "rollout",
+    plan: str = DEFAULT_PLAN,
     progress: Progress | None = None,
 ) -> Match:
     """Play ``games`` games with one bot per seat (``optimal`` or ``winner``), seat 1 first.
 
-    ``depth``: the endgame table ``winner`` uses heads-up (0: never).
+    ``depth``: the endgame table ``winner`` uses heads-up (0: never); ``plan``: how it values
+    options before that (:data:`yacht.strategy.win_tables.PLANS`).
     """
     names = tuple(b.strip().lower() for b in bots)
     if not 1 <= len(names) <= 6:
@@ -252,7 +254,9 @@ class _Runner:
                 win = endgame_columns(game, self.rules, used[e], lead, self.used[o, g[e]])
                 out[:, e] = win + TIE_BREAK * expected_rows(self.rules, used[e], up[e])
         rest = np.nonzero(~exact)[0]
-        if rest.size:
+        if not others:  # alone: first place is certain, so play for points
+            out[:] = expected_rows(self.rules, used, up)
+        elif rest.size:
             states = used[rest] * self.uppers + up[rest]
             kind = self._kind()
             width = max(self.matrices[kind, s].shape[1] for s in np.unique(states).tolist())

@@ -175,6 +175,8 @@ def position_values(
         raise ValueError(f"unknown plan {plan!r} (use one of {', '.join(PLANS)})")
     used = np.array([me.used])
     expected = expected_rows(rules, used, np.array([me.upper]))[:, 0]
+    if not opponents:  # alone: first place is certain, so play for points
+        return PositionValues(np.ones_like(expected), expected, expected, False)
     if len(opponents) == 1 and play_depth(rules, depth) > 0:
         other = opponents[0]
         game = heads_up_endgame(rules, me, other, play_depth(rules, depth))

@@ -71,7 +71,7 @@ actually reach: a lower bound). ``lookahead``: the next turn played to finish fi
 (:mod:`yacht.strategy.lookahead`; about ten times the work). ``targets``: the rest of the
 game with the best plan for each total it might need (an upper bound)."""
 
-DEFAULT_PLAN = "rollout"
+DEFAULT_PLAN = "lookahead"
 
 TIE_BREAK = 1e-5
 """Weight of one expected point against a win probability of 1 when options are compared."""
