@@ -32,7 +32,7 @@ from yacht.strategy.lookahead import lookahead_scores
 from yacht.strategy.policy import SAMPLES, expected_cache, sampler
 from yacht.strategy.remaining import remaining
 from yacht.strategy.solver import solve
-from yacht.strategy.tables import I64, ROLL_KEEP
+from yacht.strategy.tables import I64, ROLL_KEEP, ScoreTable
 from yacht.strategy.win_tables import (
     DEFAULT_PLAN,
     F32,
@@ -325,7 +325,8 @@ class _Runner:
         return roll, np.where(category >= 0, category, last)
 
 
-def _category_of(table: Any, rows: I64) -> I64:
+def _category_of(table: ScoreTable, rows: I64) -> I64:
+    """The category (sheet index) of each score option row."""
     starts = np.array(row_layout(table).score)
     out: I64 = np.searchsorted(starts, rows, side="right") - 1
     return out

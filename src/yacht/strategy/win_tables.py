@@ -3,25 +3,28 @@
 A player's chance of finishing first (a first place shared by k players counts 1/k) depends
 on its own final total M and each opponent's final total X_j. The opponents' points to come
 are independent of this player's choices, and under optimal play their distribution is
-exact (:mod:`yacht.strategy.remaining`). So with ``u(m)`` = P(finishing first | M = m),
+exact (:mod:`yacht.strategy.remaining`), so u(m) = P(finishing first | M = m) is exact for
+every m (:func:`finish_chances`). An option is valued by E[u(M)] under a plan (:data:`PLANS`):
 
-    P(first) = u(b) + sum over n >= 1 of (u(b + n) - u(b + n - 1)) * P(M - b >= n)
-
-with ``b`` the points on this player's sheet. Each option is valued with P(M - b >= n) at its
-best for every n (the target table, :mod:`yacht.strategy.target`): an exact value when
-one needed total dominates (late in a game) and an optimistic one otherwise, since each n
-gets its own plan. Options are compared by that value; an exact tie goes to the option with
-the higher expected score (a weight of :data:`TIE_BREAK` per point).
+- ``rollout``: this turn played to maximise it, the rest of the game for points. Scoring s
+  points is worth the sum over x of P(x more points after it) * u(b + s + x), with b the
+  points on the sheet (:func:`score_matrices`); keeps follow by the turn's usual average and
+  max steps (:func:`rollout_columns`). A chance the player can really reach.
+- ``lookahead`` (the default): the next turn is played to maximise it too
+  (:mod:`yacht.strategy.lookahead`).
+- ``targets``: u(b) + sum over n >= 1 of (u(b + n) - u(b + n - 1)) * P(M - b >= n), each
+  P(M - b >= n) at its best for its own n (the target table, :func:`option_matrices`): an
+  upper bound, since every n gets its own plan.
 
 Heads-up, once both players have at most :data:`yacht.strategy.endgame.DEFAULT_DEPTH`
 categories open, the values are exact instead: the endgame table's win probability under
-best play by both (:mod:`yacht.strategy.endgame`).
+best play by both (:func:`endgame_columns`). Options are compared by value; an exact tie goes
+to the option with the higher expected score (a weight of :data:`TIE_BREAK` per point).
 
 Values are laid out in rows, one per option of a turn (:class:`RowLayout`): keeps of 0-4
 dice with 2 rolls left, the same with 1 roll left, then each category's distinct scores.
 :mod:`yacht.strategy.win` answers for one game (hints, the ``winner`` bot);
-:mod:`yacht.strategy.match` plays many games at once.
-"""
+:mod:`yacht.strategy.match` plays many games at once."""
 
 from __future__ import annotations
 
@@ -65,11 +68,8 @@ REROLL = KEEP_START[5]
 """Keeps of 0-4 dice: the first 210 of :data:`yacht.dice.KEEPS`."""
 
 PLANS = ("rollout", "lookahead", "targets")
-"""How options are valued away from the endgame table. ``rollout``: this turn played for the
-best chance of finishing first, the rest of the game for points (a chance the player can
-actually reach: a lower bound). ``lookahead``: the next turn played to finish first too
-(:mod:`yacht.strategy.lookahead`; about ten times the work). ``targets``: the rest of the
-game with the best plan for each total it might need (an upper bound)."""
+"""How options are valued away from the endgame table (see the module's text); ``lookahead``
+is about ten times the work of the others."""
 
 DEFAULT_PLAN = "lookahead"
 
