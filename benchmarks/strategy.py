@@ -15,12 +15,12 @@ import os
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-import platform  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
+from benchmarks.machine import header, on_one_core  # noqa: E402
 from yacht.dice import ROLLS  # noqa: E402
 from yacht.rules import CATEGORIES, preset_names, rules_by_name  # noqa: E402
 from yacht.strategy import hint, hints, solve  # noqa: E402
@@ -88,23 +88,11 @@ def hint_latency(preset: str, count: int, target: int | None, fresh: bool) -> tu
 
 
 def main() -> None:
-    pinned = hasattr(os, "sched_setaffinity")
-    saved = os.sched_getaffinity(0) if pinned else set()
-    if pinned:
-        os.sched_setaffinity(0, {min(saved)})
-    try:
-        _run()
-    finally:
-        if pinned:
-            os.sched_setaffinity(0, saved)
+    on_one_core(_run)
 
 
 def _run() -> None:
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(
-        f"strategy (one core of {os.cpu_count()}, {platform.processor() or platform.machine()}, "
-        f"load average {load:.2f}; medians)"
-    )
+    print(header("strategy"))
     for preset in preset_names():
         table = score_table(rules_by_name(preset))
         repeats = 7 if table.cap == 0 else 3

@@ -17,12 +17,12 @@ import os
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-import platform  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
+from benchmarks.machine import header, on_one_core  # noqa: E402
 from yacht.dice import ROLLS  # noqa: E402
 from yacht.rules import CATEGORIES, rules_by_name  # noqa: E402
 from yacht.strategy import solve  # noqa: E402
@@ -77,23 +77,11 @@ def hint_latency(opponents: int, count: int, fresh: bool) -> tuple[float, float]
 
 
 def main() -> None:
-    pinned = hasattr(os, "sched_setaffinity")
-    saved = os.sched_getaffinity(0) if pinned else set()
-    if pinned:
-        os.sched_setaffinity(0, {min(saved)})
-    try:
-        _run()
-    finally:
-        if pinned:
-            os.sched_setaffinity(0, saved)
+    on_one_core(_run)
 
 
 def _run() -> None:
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(
-        f"playing to win (one core of {os.cpu_count()}, "
-        f"{platform.processor() or platform.machine()}, load average {load:.2f}; medians)"
-    )
+    print(header("playing to win"))
     rules = rules_by_name("traditional")
     solution = solve(rules)
     for depth, repeats in ((1, 5), (2, 3), (3, 1)):

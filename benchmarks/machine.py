@@ -1,0 +1,27 @@
+"""What every benchmark shares: running pinned to one core, and a header naming the machine."""
+
+from __future__ import annotations
+
+import os
+import platform
+from collections.abc import Callable
+
+
+def on_one_core(run: Callable[[], None]) -> None:
+    """Run ``run`` pinned to one core (where the OS allows), then restore the affinity."""
+    pinned = hasattr(os, "sched_setaffinity")
+    saved = os.sched_getaffinity(0) if pinned else set()
+    if pinned:
+        os.sched_setaffinity(0, {min(saved)})
+    try:
+        run()
+    finally:
+        if pinned:
+            os.sched_setaffinity(0, saved)
+
+
+def header(title: str) -> str:
+    """``title (one core of N, CPU, load average L; medians)``: the context of the figures."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    cpu = platform.processor() or platform.machine()
+    return f"{title} (one core of {os.cpu_count()}, {cpu}, load average {load:.2f}; medians)"
