@@ -27,7 +27,7 @@ from yacht.dice import ROLLS  # noqa: E402
 from yacht.rules import CATEGORIES, rules_by_name  # noqa: E402
 from yacht.strategy import solve  # noqa: E402
 from yacht.strategy import win as win_module  # noqa: E402
-from yacht.strategy.endgame import build_endgame, endgame  # noqa: E402
+from yacht.strategy.endgame import Endgame, build_endgame, endgame  # noqa: E402
 from yacht.strategy.match import play_match  # noqa: E402
 from yacht.strategy.remaining import build_cells, remaining  # noqa: E402
 from yacht.strategy.target import target_table  # noqa: E402
@@ -85,7 +85,7 @@ def _run() -> None:
     rules = rules_by_name("traditional")
     solution = solve(rules)
     for depth, repeats in ((1, 5), (2, 3), (3, 1)):
-        tables = []
+        tables: list[Endgame] = []
         wall, cpu = timed(lambda d=depth, t=tables: t.append(build_endgame(rules, d)), repeats)  # type: ignore[misc]
         built = tables[-1]
         show(f"endgame depth {depth}: {built.positions:,} positions", wall, cpu)
