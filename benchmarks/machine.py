@@ -1,9 +1,11 @@
-"""What every benchmark shares: running pinned to one core, and a header naming the machine."""
+"""What every benchmark shares: running pinned to one core, timing, a header naming the machine."""
 
 from __future__ import annotations
 
 import os
 import platform
+import statistics
+import time
 from collections.abc import Callable
 
 
@@ -25,3 +27,14 @@ def header(title: str) -> str:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     cpu = platform.processor() or platform.machine()
     return f"{title} (one core of {os.cpu_count()}, {cpu}, load average {load:.2f}; medians)"
+
+
+def timed(work: Callable[[], object], repeats: int) -> tuple[float, float]:
+    """Median wall and CPU seconds of ``repeats`` runs of ``work``."""
+    walls, cpus = [], []
+    for _ in range(repeats):
+        wall, cpu = time.perf_counter(), time.process_time()
+        work()
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return statistics.median(walls), statistics.median(cpus)

@@ -20,9 +20,8 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import random  # noqa: E402
 import statistics  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Callable  # noqa: E402
 
-from benchmarks.machine import header, on_one_core  # noqa: E402
+from benchmarks.machine import header, on_one_core, timed  # noqa: E402
 from yacht.dice import ROLLS  # noqa: E402
 from yacht.rules import CATEGORIES, rules_by_name  # noqa: E402
 from yacht.strategy import solve  # noqa: E402
@@ -33,17 +32,6 @@ from yacht.strategy.remaining import build_cells, remaining  # noqa: E402
 from yacht.strategy.target import target_table  # noqa: E402
 from yacht.strategy.win import seat_hint  # noqa: E402
 from yacht.strategy.win_tables import Seat  # noqa: E402
-
-
-def timed(work: Callable[[], object], repeats: int) -> tuple[float, float]:
-    """Median wall and CPU seconds of ``repeats`` runs of ``work``."""
-    walls, cpus = [], []
-    for _ in range(repeats):
-        wall, cpu = time.perf_counter(), time.process_time()
-        work()
-        walls.append(time.perf_counter() - wall)
-        cpus.append(time.process_time() - cpu)
-    return statistics.median(walls), statistics.median(cpus)
 
 
 def show(name: str, wall: float, cpu: float, unit: str = "s") -> None:
