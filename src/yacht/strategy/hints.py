@@ -66,11 +66,18 @@ class Option:
         return out
 
     def __str__(self) -> str:
-        if self.action == "keep":
-            faces = " ".join(map(str, self.keep or ()))
-            return f"keep {faces}" if faces else "reroll all"
-        assert self.category is not None
-        return f"score {self.category.value} ({self.points})"
+        return option_text(self.action, self.keep, self.category, self.points)
+
+
+def option_text(
+    action: str, keep: tuple[int, ...] | None, category: Category | None, points: int | None
+) -> str:
+    """An option's short text: ``keep 1 2 3 4``, ``reroll all`` or ``score yacht (50)``."""
+    if action == "keep":
+        faces = " ".join(map(str, keep or ()))
+        return f"keep {faces}" if faces else "reroll all"
+    assert category is not None
+    return f"score {category.value} ({points})"
 
 
 @dataclass(frozen=True)

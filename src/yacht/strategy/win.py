@@ -36,6 +36,7 @@ from yacht.dice import KEEPS
 from yacht.game import TurnView
 from yacht.rules import CATEGORIES, Category, Rules, rules_by_name, validate_dice
 from yacht.strategy.endgame import FULL, play_depth
+from yacht.strategy.hints import option_text
 from yacht.strategy.lookahead import lookahead_scores
 from yacht.strategy.remaining import remaining
 from yacht.strategy.tables import F64, I64, ROLL_INDEX, SUB_KEEPS, score_table
@@ -101,11 +102,7 @@ class WinOption:
         return out
 
     def __str__(self) -> str:
-        if self.action == "keep":
-            faces = " ".join(map(str, self.keep or ()))
-            return f"keep {faces}" if faces else "reroll all"
-        assert self.category is not None
-        return f"score {self.category.value} ({self.points})"
+        return option_text(self.action, self.keep, self.category, self.points)
 
 
 @dataclass(frozen=True)
