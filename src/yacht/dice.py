@@ -27,6 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol
 
+from yacht.fields import is_int, is_kind, kind_name
+
 __all__ = [
     "KEEPS",
     "ROLLS",
@@ -139,10 +141,10 @@ class ScriptedDice:
 
     def __init__(self, faces: Iterable[int], position: int = 0) -> None:
         self.faces = list(faces)
-        bad = [f for f in self.faces if not (_is_int(f) and 1 <= f <= 6)]
+        bad = [f for f in self.faces if not (is_int(f) and 1 <= f <= 6)]
         if bad:
             raise ValueError(f"scripted faces must be 1..6, got {bad[:5]!r}")
-        if not (_is_int(position) and 0 <= position <= len(self.faces)):
+        if not (is_int(position) and 0 <= position <= len(self.faces)):
             raise ValueError(f"scripted position {position!r} is outside 0..{len(self.faces)}")
         self.position = position
 
@@ -219,10 +221,6 @@ MAX_DRAWN = 1_000_000
 """Dice a described source may already have drawn (a whole game draws about a thousand)."""
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def dice_from_description(desc: Mapping[str, Any]) -> DiceSource:
     """Rebuild a dice source from :meth:`DiceSource.describe` output.
 
@@ -238,10 +236,9 @@ def dice_from_description(desc: Mapping[str, Any]) -> DiceSource:
 
     def field(key: str, kind: type, default: Any = None) -> Any:
         value = desc.get(key, default)
-        ok = _is_int(value) if kind is int else isinstance(value, kind)
-        if not ok:
+        if not is_kind(value, kind):
             raise ValueError(
-                f"bad dice source description: {desc!r} ({key}: need {_KIND_NAMES[kind]})"
+                f"bad dice source description: {desc!r} ({key}: need {kind_name(kind)})"
             )
         return value
 
@@ -261,6 +258,3 @@ def dice_from_description(desc: Mapping[str, Any]) -> DiceSource:
         except ValueError as e:
             raise ValueError(f"bad dice source description: {e}") from None
     raise ValueError(f"unknown dice source description: {desc!r}")
-
-
-_KIND_NAMES = {int: "an integer", str: "a string", list: "a list"}

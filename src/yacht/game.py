@@ -28,7 +28,6 @@ from typing import Any
 from yacht.actions import (
     Action,
     CategoryFilledError,
-    GameError,
     GameOverError,
     Hold,
     InvalidActionError,
@@ -40,13 +39,8 @@ from yacht.actions import (
     Undo,
     UndoNotAllowedError,
 )
-from yacht.dice import (
-    DiceExhaustedError,
-    DiceSource,
-    RandomDice,
-    ScriptedDice,
-    dice_from_description,
-)
+from yacht.dice import DiceSource, RandomDice
+from yacht.game_json import FORMAT_VERSION, game_from_json, game_to_json
 from yacht.rules import (
     CATEGORIES,
     UPPER_CATEGORIES,
@@ -55,14 +49,21 @@ from yacht.rules import (
     rules_by_name,
     validate_dice,
 )
+from yacht.start import START_RULES, choose_first
 
-__all__ = ["FORMAT_VERSION", "MAX_ROLLS", "Event", "Game", "Phase", "TurnView"]
+__all__ = [
+    "FORMAT_VERSION",
+    "MAX_PLAYERS",
+    "MAX_ROLLS",
+    "START_RULES",
+    "Event",
+    "Game",
+    "Phase",
+    "TurnView",
+]
 
 MAX_ROLLS = 3
 MAX_PLAYERS = 6
-FORMAT_VERSION = 1
-START_RULES = ("seat", "roll-off", "random")
-_REQUIRED: Any = object()
 _HOLDS = tuple(Hold(ps) for n in range(6) for ps in combinations(range(1, 6), n))
 _SCORES = tuple(Score(c) for c in CATEGORIES)
 
@@ -152,7 +153,7 @@ class Game:
         self.start_rule = start
         self.undo_allowed = undo
         if _first is None:
-            _first, _start_rolls = _choose_first(start, len(self.players), self.dice_source)
+            _first, _start_rolls = choose_first(start, len(self.players), self.dice_source)
         self.first = _first
         self.start_rolls = [list(r) for r in _start_rolls]
         self.events: list[Event] = []
@@ -432,29 +433,11 @@ class Game:
         self.events.append(event)
         return event
 
-    # --- JSON ----------------------------------------------------------------------------
+    # --- JSON (the format and its checks live in yacht.game_json) -------------------------
 
     def to_json(self, *, include_dice_source: bool = True) -> dict[str, Any]:
         """Versioned JSON; :meth:`from_json` rebuilds an identical game from it."""
-        out: dict[str, Any] = {
-            "format": "yacht-game",
-            "version": FORMAT_VERSION,
-            "rules": self.rules.name,
-            "rules_fingerprint": self.rules.fingerprint(),
-            "players": list(self.players),
-            "start": {
-                "rule": self.start_rule,
-                "first": self.first,
-                "rolls": [list(r) for r in self.start_rolls],
-            },
-            "house_rules": {"undo": self.undo_allowed},
-            "events": [e.to_json() for e in self.events],
-            "totals": self.totals,
-            "winners": self.winners(),
-        }
-        if include_dice_source:
-            out["dice"] = self.dice_source.describe()
-        return out
+        return game_to_json(self, include_dice_source=include_dice_source)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], dice: DiceSource | None = None) -> Game:
@@ -470,103 +453,4 @@ class Game:
         ...
         ValueError: bad game JSON: 'players' must be a list, got 'Ann'
         """
-        if not isinstance(data, Mapping) or data.get("format") != "yacht-game":
-            raise ValueError("not a yacht game: missing 'format': 'yacht-game'")
-        version = data.get("version")
-        if not _is_int(version) or version != FORMAT_VERSION:
-            raise ValueError(f"unsupported game format version {version!r}")
-        try:
-            return cls._replay(data, dice)
-        except (ValueError, RuntimeError) as e:
-            raise ValueError(f"bad game JSON: {e}") from None
-
-    @classmethod
-    def _replay(cls, data: Mapping[str, Any], dice: DiceSource | None) -> Game:
-        rules = rules_by_name(_field(data, "rules", str))
-        fingerprint = data.get("rules_fingerprint")
-        if fingerprint is not None and fingerprint != rules.fingerprint():
-            raise ValueError(f"preset {rules.name!r} scores differently from this game's")
-        players = _field(data, "players", list)
-        start = _field(data, "start", Mapping, {})
-        rule = _field(start, "rule", str, "seat")
-        first = _field(start, "first", int, 0)
-        rolls = _field(start, "rolls", list, [])
-        if not all(isinstance(r, list) for r in rolls):
-            raise ValueError(f"start rolls must be lists of faces, got {rolls!r}")
-        undo = _field(_field(data, "house_rules", Mapping, {}), "undo", bool, False)
-        events = _field(data, "events", list)
-        if dice is None and "dice" in data:
-            dice = dice_from_description(data["dice"])
-        game = cls(players, rules, dice, start=rule, undo=undo, _first=first, _start_rolls=rolls)
-        try:
-            replayed = _choose_first(
-                rule, len(game.players), ScriptedDice(f for r in rolls for f in r)
-            )
-        except DiceExhaustedError:
-            replayed = None  # the rolls end before anyone has won the start
-        if replayed != (first, rolls):
-            raise ValueError(f"start {dict(start)!r} does not follow from its rolls")
-        for i, raw in enumerate(events):
-            if not isinstance(raw, Mapping):
-                raise ValueError(f"event {i} is not an object: {raw!r}")
-            act = Action.parse(_field(raw, "action", str))
-            forced = _field(raw, "dice", list) if isinstance(act, Roll) else None
-            try:
-                event = game._apply(act, player=_field(raw, "player", int), forced_dice=forced)
-            except GameError as e:
-                raise ValueError(f"event {i} {dict(raw)!r} is illegal: {e}") from None
-            if dict(raw) != event.to_json():
-                raise ValueError(f"event {i} {dict(raw)!r} replays as {event.to_json()!r}")
-        for key, value in (("totals", game.totals), ("winners", game.winners())):
-            if key in data and data[key] != value:
-                raise ValueError(f"{key} {data[key]!r} do not match the events ({value!r})")
-        return game
-
-
-def _choose_first(rule: str, n: int, source: DiceSource) -> tuple[int, list[list[int]]]:
-    """Who starts under a start rule, and the dice rolled to decide it."""
-    if rule == "seat":
-        return 0, []
-    rolls: list[list[int]] = []
-    if rule == "random":  # one die, rolled until it names a seat: each seat has chance 1/n
-        while True:
-            (face,) = source.roll(1)
-            rolls.append([face])
-            if face <= n:
-                return face - 1, rolls
-    contenders = list(range(n))  # roll-off: the highest die starts; the tied roll again
-    while True:
-        faces = source.roll(len(contenders))
-        rolls.append(faces)
-        top = max(faces)
-        contenders = [p for p, f in zip(contenders, faces, strict=True) if f == top]
-        if len(contenders) == 1:
-            return contenders[0], rolls
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _field(data: Mapping[str, Any], key: str, kind: type, default: Any = _REQUIRED) -> Any:
-    """``data[key]`` checked to be a ``kind`` (bools are not ints here)."""
-    if not isinstance(data, Mapping):
-        raise ValueError(f"expected an object, got {data!r}")
-    if key not in data:
-        if default is _REQUIRED:
-            raise ValueError(f"missing {key!r}")
-        return default
-    value = data[key]
-    ok = _is_int(value) if kind is int else isinstance(value, kind)
-    if not ok:
-        raise ValueError(f"{key!r} must be {_KINDS.get(kind, kind.__name__)}, got {value!r}")
-    return value
-
-
-_KINDS = {
-    int: "an integer",
-    str: "a string",
-    list: "a list",
-    bool: "true or false",
-    Mapping: "an object",
-}
+        return game_from_json(cls, data, dice)

@@ -1,0 +1,44 @@
+"""Who starts a game: in seat order, by a roll-off, or at random.
+
+The roll-off is the one the rules pages describe: everyone rolls one die, the highest starts,
+and the tied roll again among themselves. ``random`` rolls one die until it names a seat, so
+each of n seats starts with chance 1/n. The dice rolled are returned too, so a saved game
+can show and check them.
+
+>>> from yacht.dice import ScriptedDice
+>>> choose_first("roll-off", 3, ScriptedDice([5, 6, 6, 2, 4]))
+(2, [[5, 6, 6], [2, 4]])
+>>> choose_first("random", 2, ScriptedDice([5, 2]))
+(1, [[5], [2]])
+"""
+
+from __future__ import annotations
+
+from yacht.dice import DiceSource
+
+__all__ = ["START_RULES", "choose_first"]
+
+START_RULES = ("seat", "roll-off", "random")
+
+
+def choose_first(rule: str, n: int, source: DiceSource) -> tuple[int, list[list[int]]]:
+    """The seat (0-based) that starts under ``rule`` with ``n`` players, and the dice rolled."""
+    if rule not in START_RULES:
+        raise ValueError(f"unknown start rule {rule!r} (use one of {', '.join(START_RULES)})")
+    if rule == "seat":
+        return 0, []
+    rolls: list[list[int]] = []
+    if rule == "random":
+        while True:
+            (face,) = source.roll(1)
+            rolls.append([face])
+            if face <= n:
+                return face - 1, rolls
+    contenders = list(range(n))
+    while True:
+        faces = source.roll(len(contenders))
+        rolls.append(faces)
+        top = max(faces)
+        contenders = [p for p, f in zip(contenders, faces, strict=True) if f == top]
+        if len(contenders) == 1:
+            return contenders[0], rolls
