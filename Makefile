@@ -37,7 +37,7 @@ bench: $(STAMP)
 
 catalogs: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -o src/yacht/locale/yacht.pot --no-location --omit-header \
-		src/yacht/rules.py src/yacht/i18n.py src/yacht/actions.py src/yacht/game.py src/yacht/dice.py src/yacht/cli/__init__.py src/yacht/cli/core.py src/yacht/cli/plain.py
+		src/yacht/rules.py src/yacht/scorers.py src/yacht/i18n.py src/yacht/actions.py src/yacht/game.py src/yacht/dice.py src/yacht/cli/__init__.py src/yacht/cli/core.py src/yacht/cli/plain.py
 	$(BIN)/pybabel update -i src/yacht/locale/yacht.pot -d src/yacht/locale -D yacht --no-fuzzy-matching
 	$(BIN)/pybabel compile -d src/yacht/locale -D yacht --statistics
 

@@ -22,6 +22,7 @@ LOCALE = PACKAGE / "locale"
 # The files whose text belongs to the `yacht` domain (the TUI and web faces have their own).
 CORE_FILES = [
     "rules.py",
+    "scorers.py",
     "dice.py",
     "actions.py",
     "game.py",
@@ -54,7 +55,7 @@ def test_extraction_finds_the_cli_and_the_scorers() -> None:
     messages = extracted()
     assert len(messages) > 80
     assert "Full House" in messages  # i18n.py
-    assert "five of a kind: {points} points" in messages  # rules.py scorer templates
+    assert "five of a kind: {points} points" in messages  # scorers.py templates
     assert "need exactly five dice, got {count}: {dice}" in messages  # cli/core.py
     assert "roll first" in messages  # cli/plain.py
     assert (
