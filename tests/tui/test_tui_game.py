@@ -8,7 +8,7 @@ from pathlib import Path
 
 from yacht.dice import ScriptedDice
 from yacht.rules import Category
-from yacht.strategy import hint_for_view
+from yacht.strategy.win import win_hint_for_view
 from yacht.tui.app import YachtApp
 from yacht.tui.records import Records
 from yacht.tui.saves import save_path
@@ -49,13 +49,15 @@ async def test_a_full_game_against_the_medium_bot(data_dir: Path) -> None:
         assert (game.dice[0], game.dice[2]) == (first[0], first[2])
         assert "Rolls left: 1" in text_of(app, "#turn-info")
 
-        # The hint panel lists the engine's best options with the expected final total.
+        # The hint panel lists the best options with the expected final total and, against
+        # the bot, the chance of winning.
         await pilot.press("h")
         await settle(pilot)
         panel = text_of(app, "#hint-panel")
-        best = hint_for_view(game.view()).best
+        best = win_hint_for_view(game.view()).best
         assert "1. " in panel
         assert f"{game.view().banked + best.expected:.1f}" in panel.splitlines()[1]
+        assert panel.splitlines()[1].endswith(f"{best.win_probability:.1%}")
         await pilot.press("h")
         assert not app.screen.query_one("#hint-panel").display
 

@@ -9,6 +9,7 @@ from yacht.dice import ScriptedDice
 from yacht.game import Game
 from yacht.rules import Category
 from yacht.strategy import hint_for_view
+from yacht.strategy.win import win_hint_for_view
 from yacht.tui.app import YachtApp
 from yacht.tui.keys import TABLE_KEYS
 from yacht.tui.screens.dialogs import HelpScreen, HintScreen, help_text
@@ -123,8 +124,9 @@ async def test_with_six_players_the_hint_opens_over_the_sheet(tmp_path: Path) ->
         await pilot.press("r", "h")
         await settle(pilot)
         assert isinstance(app.screen, HintScreen)
-        best = hint_for_view(game_of(app).view()).best
-        assert f"{best.expected:.1f}" in text_of(app, "#hint-panel").splitlines()[1]
+        best = win_hint_for_view(game_of(app).view()).best
+        line = text_of(app, "#hint-panel").splitlines()[1]
+        assert f"{best.expected:.1f}" in line and line.endswith(f"{best.win_probability:.1%}")
         await pilot.press("h")
         assert isinstance(app.screen, TableScreen)
         await pilot.press("1")  # the table has its keys back

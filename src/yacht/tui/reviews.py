@@ -6,20 +6,33 @@ Text only (no Textual), so ``yacht replay --plain`` uses it too.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from yacht.i18n import category_label
+from yacht.rules import Category
 from yacht.tui.seats import Seat
 from yacht.tui.text import gettext_for
 
 if TYPE_CHECKING:
     from yacht.review import Decision, Review
-    from yacht.strategy import Option
 
-__all__ = ["decision_line", "option_text", "summary_lines"]
+__all__ = ["Choice", "decision_line", "option_text", "summary_lines"]
 
 
-def option_text(option: Option, lang: str) -> str:
+class Choice(Protocol):
+    """An option of a hint or a review (:class:`yacht.strategy.Option` or a win option)."""
+
+    @property
+    def action(self) -> str: ...
+    @property
+    def keep(self) -> tuple[int, ...] | None: ...
+    @property
+    def category(self) -> Category | None: ...
+    @property
+    def points(self) -> int | None: ...
+
+
+def option_text(option: Choice, lang: str) -> str:
     """An option in words: ``keep 6 6 6``, ``roll all five`` or ``score Full House (28)``."""
     _ = gettext_for(lang)
     if option.action == "keep":

@@ -21,7 +21,7 @@ from yacht.tui.text import N_, gettext_for
 __all__ = ["BOT_KINDS", "HUMAN", "Seat", "TableConfig", "kind_label"]
 
 HUMAN = "human"
-BOT_KINDS: tuple[str, ...] = ("easy", "medium", "hard", "optimal", "greedy", "random")
+BOT_KINDS: tuple[str, ...] = ("easy", "medium", "hard", "optimal", "winner", "greedy", "random")
 """The bot levels offered at the table (names understood by :func:`yacht.bots.make_bot`)."""
 
 _KIND_LABELS: dict[str, str] = {
@@ -30,6 +30,7 @@ _KIND_LABELS: dict[str, str] = {
     "medium": N_("Bot: medium"),
     "hard": N_("Bot: hard"),
     "optimal": N_("Bot: optimal"),
+    "winner": N_("Bot: winner"),
     "greedy": N_("Bot: greedy"),
     "random": N_("Bot: random"),
 }
@@ -38,6 +39,7 @@ _BOT_NAMES: dict[str, str] = {
     "medium": N_("Medium bot"),
     "hard": N_("Hard bot"),
     "optimal": N_("Optimal bot"),
+    "winner": N_("Winner bot"),
     "greedy": N_("Greedy bot"),
     "random": N_("Random bot"),
 }

@@ -31,10 +31,12 @@ from yacht.tui.widgets.sheet import Sheet, SheetRow
 
 if TYPE_CHECKING:
     from yacht.strategy import Hint
+    from yacht.strategy.win import WinHint
 
 __all__ = ["TableScreen"]
 
 HINT_WIDTH = 36  # below this much room beside the sheet, hints open over it
+CHANCE_WIDTH = 4  # more room for a chance column: P(win) with opponents, or P(>= target)
 
 
 class TableScreen(Screen[None]):
@@ -239,7 +241,9 @@ class TableScreen(Screen[None]):
         self.hint_visible = not self.hint_visible
         self.hint_version = -1
         sheet = self.query_one(Sheet)
-        if self.hint_visible and self.size.width - sheet.outer_size.width < HINT_WIDTH:
+        chance = self.table.config.target is not None or len(self.table.seats) > 1
+        room = HINT_WIDTH + (CHANCE_WIDTH if chance else 0)
+        if self.hint_visible and self.size.width - sheet.outer_size.width < room:
 
             def closed(_: None) -> None:
                 self.hint_visible = False
@@ -299,21 +303,32 @@ class TableScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="hint")
     def compute_hint(self, version: int, view: TurnView) -> None:
-        """The exact hint, off the event loop (a target table can take seconds to build)."""
+        """The exact hint, off the event loop (a target table can take seconds to build).
+        With opponents and no target: every option's chance of finishing first."""
         from yacht.strategy import hint_for_view
+        from yacht.strategy.win import win_hint_for_view
 
+        target = self.table.config.target
         try:
-            hint: Hint | str = hint_for_view(view, self.table.config.target)
+            hint: Hint | WinHint | str
+            if len(view.sheets) > 1 and target is None:
+                hint = win_hint_for_view(view)
+            else:
+                hint = hint_for_view(view, target)
         except Exception as e:  # a failing hint must not end the game
             hint = self._("The hint is not available: {error}").format(error=e)
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self._show_hint, version, hint)
 
-    def _show_hint(self, version: int, hint: Hint | str) -> None:
+    def _show_hint(self, version: int, hint: Hint | WinHint | str) -> None:
+        from yacht.strategy.win import WinHint
+
         if version != self.table.game.version or not self.hint_visible:
             return
         if isinstance(hint, str):
             self.hint_panel().show_text(hint)
+        elif isinstance(hint, WinHint):
+            self.hint_panel().show_win_hint(self.table, hint)
         else:
             self.hint_panel().show_hint(self.table, hint)
 

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from textual.markup import escape
 from textual.widgets import RichLog, Static
 
 from yacht.tui.keys import TABLE_KEYS
-from yacht.tui.reviews import option_text
+from yacht.tui.reviews import Choice, option_text
 from yacht.tui.text import gettext_for
 
 if TYPE_CHECKING:
     from yacht.strategy import Hint
+    from yacht.strategy.win import WinHint
     from yacht.tui.table import Table
 
 __all__ = ["EventLog", "HintPanel", "KeyBar"]
@@ -51,23 +53,48 @@ class HintPanel(Static):
         """The top options, one a line: what to do, the expected final total, and with a
         target the chance of reaching it."""
         _ = gettext_for(table.config.lang)
-        banked = table.game.view().banked
         target = table.config.target
-        options = hint.options[: self.TOP]
-        texts = [option_text(o, table.config.lang) for o in options]
+        chance = None if target is None else _("P(≥{target})").format(target=target)
+        rows = [(o, o.expected, o.probability) for o in hint.options[: self.TOP]]
+        self.update("\n".join(self._lines(table, rows, chance)))
+
+    def show_win_hint(self, table: Table, hint: WinHint) -> None:
+        """With opponents: the top options by the chance of finishing first, each with the
+        expected final total and P(win); a last line says when the chances are exact."""
+        _ = gettext_for(table.config.lang)
+        rows = [(o, o.expected, o.win_probability) for o in hint.options[: self.TOP]]
+        lines = self._lines(table, rows, _("P(win)"))
+        if hint.exact:
+            exact = _("P(win) is exact: the endgame is solved.")
+            lines.append(f"[dim]{escape(exact)}[/dim]")
+        self.update("\n".join(lines))
+
+    def _lines(
+        self,
+        table: Table,
+        rows: Sequence[tuple[Choice, float, float | None]],
+        chance: str | None,
+    ) -> list[str]:
+        """A head line, then one line per option: rank, option, total and the chance column
+        (each column as wide as its head, at least as wide as its numbers: 375.0, 100.0%)."""
+        _ = gettext_for(table.config.lang)
+        banked = table.game.view().banked
+        texts = [option_text(o, table.config.lang) for o, _e, _p in rows]
         width = min(max(len(t) for t in texts), 26)
         total = _("total")
-        head = " " * (width + 4) + f"{total:>7}"
-        if target is not None:
-            chance = _("P(≥{target})").format(target=target)
-            head += f" {chance:>8}"
+        sums, odds = max(5, len(total)), max(6, len(chance or ""))
+        head = " " * (width + 4) + f"{total:>{sums}}"
+        if chance is not None:
+            head += f" {chance:>{odds}}"
         lines = [f"[dim]{escape(head)}[/dim]"]
-        for rank, (option, text) in enumerate(zip(options, texts, strict=True), start=1):
-            line = f"{rank}. {text:<{width}} {banked + option.expected:7.1f}"
-            if target is not None and option.probability is not None:
-                line += f" {option.probability:8.1%}"
+        for rank, ((_o, expected, probability), text) in enumerate(
+            zip(rows, texts, strict=True), start=1
+        ):
+            line = f"{rank}. {text:<{width}} {banked + expected:{sums}.1f}"
+            if chance is not None and probability is not None:
+                line += f" {probability:{odds}.1%}"
             lines.append(escape(line) if rank > 1 else f"[b]{escape(line)}[/b]")
-        self.update("\n".join(lines))
+        return lines
 
     def show_text(self, text: str) -> None:
         self.update(escape(text))

@@ -1,0 +1,102 @@
+"""Playing to win in the terminal game: the ``winner`` bot in the seat list and at the table,
+and hints with each option's chance of winning once there are opponents (issue 8)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Select
+
+from yacht.dice import ScriptedDice
+from yacht.game import Game
+from yacht.strategy import hint_for_view
+from yacht.strategy.win import win_hint_for_view
+from yacht.tui.app import YachtApp
+from yacht.tui.records import Records
+from yacht.tui.screens.end import EndScreen
+from yacht.tui.screens.setup import PlayerRow, SetupScreen
+from yacht.tui.screens.table import TableScreen
+from yacht.tui.seats import Seat, TableConfig
+from yacht.tui.widgets.panels import EventLog
+
+from .conftest import faces
+from .helpers import game_of, plain_game, plain_turn, saved_app, settle, text_of
+
+
+async def test_a_whole_game_against_the_winner_bot(data_dir: Path) -> None:
+    """Chosen in the seat list, the winner bot plays every turn to the end of the game."""
+    app = YachtApp(dice=ScriptedDice(faces()), data_dir=data_dir, bot_delay=0, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        kind = list(screen.query(PlayerRow))[1].query_one(".kind", Select)
+        assert ("Bot: winner", "winner") in kind._options
+        kind.value = "winner"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        assert isinstance(app.screen, TableScreen)
+        game = game_of(app)
+        assert game.players == ("You", "Winner bot")
+        for _ in range(12):
+            await plain_turn(pilot, app)
+        assert game.finished and len(game.sheet(1)) == 12
+        assert isinstance(app.screen, EndScreen)
+        assert "Winner bot" in text_of(app, "#results")
+    (record,) = Records.open_default(data_dir).games()
+    assert [s.kind for s in record.seats] == ["human", "winner"]
+
+
+def _hint_lines(app: YachtApp) -> list[str]:
+    return text_of(app, "#hint-panel").splitlines()
+
+
+async def test_with_an_opponent_the_hint_ranks_by_the_chance_of_winning(tmp_path: Path) -> None:
+    config = TableConfig((Seat("Ann"), Seat("Bob")))
+    game = plain_game(config, faces(), scorings=8)
+    game.apply("roll")
+    app = saved_app(tmp_path, config, game)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("h")
+        await settle(pilot)
+        hint = win_hint_for_view(game.view())
+        lines = _hint_lines(app)
+        assert lines[0].split() == ["total", "P(win)"]
+        shown = [float(line.split()[-1].rstrip("%")) for line in lines[1:6]]
+        assert shown == [round(o.win_probability * 100, 1) for o in hint.options[:5]]
+        assert shown == sorted(shown, reverse=True)
+        banked = game.view().banked
+        assert lines[1].split()[-2] == f"{banked + hint.best.expected:.1f}"
+        assert not hint.exact and "exact" not in text_of(app, "#hint-panel")
+
+
+async def test_a_solo_game_keeps_the_points_hint(tmp_path: Path) -> None:
+    config = TableConfig((Seat("Ann"),))
+    game = Game(config.names, config.preset, ScriptedDice(faces()))
+    game.apply("roll")
+    app = saved_app(tmp_path, config, game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        await settle(pilot)
+        lines = _hint_lines(app)
+        best = hint_for_view(game.view()).best
+        assert lines[0].split() == ["total"]
+        assert lines[1].split()[-1] == f"{best.expected:.1f}"
+
+
+async def test_heads_up_endgame_hint_is_marked_exact_in_finnish(tmp_path: Path) -> None:
+    """Both players have two boxes open: the endgame table gives exact chances."""
+    config = TableConfig((Seat("Ann"), Seat("Bob")), lang="fi")
+    game = plain_game(config, faces(), scorings=20)
+    game.apply("roll")
+    app = saved_app(tmp_path, config, game)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("h")
+        await settle(pilot)
+        hint = win_hint_for_view(game.view())
+        assert hint.exact
+        lines = _hint_lines(app)
+        assert lines[0].split() == ["yht.", "P(voitto)"]
+        assert lines[1].split()[-1] == f"{hint.best.win_probability:.1%}"
+        assert lines[-1] == "P(voitto) on tarkka: loppupeli on ratkaistu."
+        log = app.screen.query_one("#log", EventLog)
+        assert log.lines  # the table is alive: the resume line is there
