@@ -259,9 +259,9 @@ def test_hints(client: TestClient) -> None:
     t.ok(0, {"kind": "roll"})
     r = t.post("hint", hint)
     assert r.status_code == 200, r.text
-    options = r.json()["options"]
-    assert options and [o["expected"] for o in options] == sorted(
-        (o["expected"] for o in options), reverse=True
+    options = r.json()["options"]  # two players: best first by the chance of winning
+    assert options and [o["win_probability"] for o in options] == sorted(
+        (o["win_probability"] for o in options), reverse=True
     )
     for o in options:
         if o["action"] == "keep":

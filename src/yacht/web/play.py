@@ -102,11 +102,12 @@ class GameService(TableService):
         view, version = game.view(), game.version
         if view.dice is None:
             raise TableError("illegal", "roll first: a hint needs dice on the table")
-        options = await asyncio.to_thread(players.hint_options, view)
+        reply = await asyncio.to_thread(players.hint_reply, view)
         return HintReply(
             seat=msg.seat,
             version=version,
-            options=[HintOption(**o) for o in options],
+            options=[HintOption(**o) for o in reply["options"]],
+            exact=reply["exact"],
             ref=msg.ref,
         )
 

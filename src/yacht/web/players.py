@@ -7,12 +7,26 @@ and :mod:`yacht.review`, and turns their answers into what the page shows.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yacht.actions import Action, Score, hold_for_keep
 from yacht.game import Game, TurnView
 
-__all__ = ["BotSeat", "bot_levels", "bot_name", "check_bot", "hint_options", "review_json"]
+if TYPE_CHECKING:
+    from yacht.strategy import Option
+    from yacht.strategy.win import WinOption
+
+    Choice = Option | WinOption
+
+__all__ = [
+    "BotSeat",
+    "bot_levels",
+    "bot_name",
+    "check_bot",
+    "hint_options",
+    "hint_reply",
+    "review_json",
+]
 
 
 def bot_levels() -> list[str]:
@@ -58,29 +72,47 @@ class BotSeat:
 
 def hint_options(view: TurnView, limit: int = 5) -> list[dict[str, Any]]:
     """The best options of the current turn (the HintOption schema), best first."""
+    options: list[dict[str, Any]] = hint_reply(view, limit)["options"]
+    return options
+
+
+def hint_reply(view: TurnView, limit: int = 5) -> dict[str, Any]:
+    """``{"options": [...], "exact": ...}`` for the HintReply schema. Alone at the table:
+    the options with the most expected points (``exact`` None). With opponents: the options
+    with the best chance of finishing first (:func:`yacht.strategy.win.win_hint_for_view`),
+    each with ``win_probability``; ``exact`` says whether the endgame table decided them."""
     from yacht.strategy import hint_for_view
+    from yacht.strategy.win import win_hint_for_view
 
     if view.dice is None:
         raise ValueError("roll first: a hint needs dice on the table")
-    hint = hint_for_view(view)
+    dice = view.dice
+    exact: bool | None = None
+    rows: list[tuple[Choice, float, float | None, float | None]]
+    if len(view.sheets) > 1:
+        win = win_hint_for_view(view)
+        exact = win.exact
+        rows = [(o, o.expected, None, o.win_probability) for o in win.options[:limit]]
+    else:
+        hint = hint_for_view(view)
+        rows = [(o, o.expected, o.probability, None) for o in hint.options[:limit]]
     out = []
-    for option in hint.options[:limit]:
+    for option, expected, probability, win_probability in rows:
         keep = list(option.keep) if option.keep is not None else None
         out.append(
             {
                 "action": option.action,
                 "keep": keep,
-                "hold": list(hold_for_keep(view.dice, keep).positions)
-                if keep is not None
-                else None,
+                "hold": list(hold_for_keep(dice, keep).positions) if keep is not None else None,
                 "category": option.category,
                 "points": option.points,
-                "expected": option.expected,
-                "expected_total": option.expected + view.banked,
-                "probability": option.probability,
+                "expected": expected,
+                "expected_total": expected + view.banked,
+                "probability": probability,
+                "win_probability": win_probability,
             }
         )
-    return out
+    return {"options": out, "exact": exact}
 
 
 def review_json(game: Game) -> dict[str, Any]:

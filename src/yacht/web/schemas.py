@@ -389,6 +389,11 @@ class HintOption(_Model):
     expected: float = Field(description="expected points still to come after this option")
     expected_total: float = Field(description="expected final total: the sheet plus expected")
     probability: float | None = None
+    win_probability: float | None = Field(
+        default=None,
+        description="with opponents: the chance of finishing first after this option "
+        "(a shared first place counts 1/k); options then come best first by it",
+    )
 
 
 class HintReply(_Model):
@@ -396,6 +401,11 @@ class HintReply(_Model):
     seat: int
     version: int
     options: list[HintOption]
+    exact: bool | None = Field(
+        default=None,
+        description="with opponents: true when the win probabilities come from the exact "
+        "two-player endgame table, false for the estimate; null at a one-player table",
+    )
     ref: Ref = None
 
 
