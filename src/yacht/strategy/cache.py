@@ -13,12 +13,12 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from yacht.strategy.tables import F64
-
-__all__ = ["ENV_VAR", "Stored", "cache_dir", "load", "store"]
+__all__ = ["ENV_VAR", "Stored", "cache_dir", "exists", "load", "store"]
 
 ENV_VAR = "YACHT_CACHE_DIR"
 
@@ -37,7 +37,7 @@ def cache_dir() -> Path:
 class Stored:
     """A cached table and the seconds it took to build."""
 
-    array: F64
+    array: npt.NDArray[Any]
     seconds: float
 
 
@@ -45,12 +45,17 @@ def _path(key: str) -> Path:
     return cache_dir() / f"{key}.npz"
 
 
-def load(key: str, shape: tuple[int, ...]) -> Stored | None:
-    """The cached table under ``key`` if it exists, reads cleanly, has ``shape`` and holds
-    only finite numbers; else None."""
+def exists(key: str) -> bool:
+    """Whether a file is cached under ``key`` (it may still turn out unreadable)."""
+    return _path(key).exists()
+
+
+def load(key: str, shape: tuple[int, ...], dtype: npt.DTypeLike = np.float64) -> Stored | None:
+    """The cached table under ``key`` as ``dtype`` if it exists, reads cleanly, has ``shape``
+    and holds only finite numbers; else None."""
     try:
         with np.load(_path(key), allow_pickle=False) as data:
-            array = np.asarray(data["array"], dtype=np.float64)
+            array = np.asarray(data["array"], dtype=dtype)
             seconds = float(data["seconds"])
     except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
         return None
@@ -59,7 +64,7 @@ def load(key: str, shape: tuple[int, ...]) -> Stored | None:
     return Stored(array, seconds)
 
 
-def store(key: str, array: F64, seconds: float) -> None:
+def store(key: str, array: npt.NDArray[Any], seconds: float) -> None:
     """Write a table under ``key``, atomically; a cache that cannot be written is skipped."""
     target = _path(key)
     try:

@@ -26,20 +26,15 @@ already, so it is in the totals, or out of reach): there the bonus plays no furt
 
 from __future__ import annotations
 
-import math
-import os
-import tempfile
 import time
-import zipfile
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from yacht.rules import CATEGORIES, UPPER_CATEGORIES, Rules, rules_by_name
-from yacht.strategy.cache import cache_dir
+from yacht.strategy import cache
 from yacht.strategy.tables import F64, I64, ScoreTable, score_table
 from yacht.strategy.turn import stop_values, turn_value
 
@@ -272,41 +267,18 @@ def _next_values(
     return cast(F64, out)
 
 
-def _cache_path(rules: Rules, depth: int) -> Path:
-    return cache_dir() / f"endgame-{rules.fingerprint()}-k{depth}-v{_FORMAT}.npz"
+def _cache_key(rules: Rules, depth: int) -> str:
+    return f"endgame-{rules.fingerprint()}-k{depth}-v{_FORMAT}"
 
 
 def _load(rules: Rules, depth: int) -> Endgame | None:
     masks, rank, row, levels = _index(depth)
     count = sum(m.size * o.size for _, _, m, o in levels)
     spread = sum(sorted(score_table(rules).best, reverse=True)[:depth])
-    try:
-        with np.load(_cache_path(rules, depth), allow_pickle=False) as data:
-            values = np.asarray(data["table"], dtype=np.float32)
-            seconds = float(data["seconds"])
-    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
+    stored = cache.load(_cache_key(rules, depth), (count, 2 * spread + 1), np.float32)
+    if stored is None:
         return None
-    if values.shape != (count, 2 * spread + 1) or not math.isfinite(seconds):
-        return None
-    if not np.isfinite(values).all():
-        return None
-    return Endgame(rules, depth, spread, masks, rank, row, values, seconds)
-
-
-def _store(game: Endgame) -> None:
-    target = _cache_path(game.rules, game.depth)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".endgame.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                np.savez(f, table=game.table, seconds=np.float64(game.seconds))
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError:
-        return
+    return Endgame(rules, depth, spread, masks, rank, row, stored.array, stored.seconds)
 
 
 _BUILT: dict[tuple[str, int], Endgame] = {}
@@ -328,7 +300,7 @@ def endgame(rules: Rules | str, depth: int = DEFAULT_DEPTH, *, use_cache: bool =
     game = build_endgame(preset, depth)
     if use_cache:
         _BUILT[key] = game
-        _store(game)
+        cache.store(_cache_key(preset, depth), game.table, game.seconds)
     return game
 
 
@@ -338,8 +310,8 @@ def play_depth(rules: Rules | str, depth: int | None = None) -> int:
     if depth is not None:
         return depth
     preset = rules_by_name(rules)
-    if (preset.fingerprint(), DEFAULT_DEPTH) in _BUILT or _cache_path(
-        preset, DEFAULT_DEPTH
-    ).exists():
+    if (preset.fingerprint(), DEFAULT_DEPTH) in _BUILT or cache.exists(
+        _cache_key(preset, DEFAULT_DEPTH)
+    ):
         return DEFAULT_DEPTH
     return QUICK_DEPTH

@@ -53,13 +53,7 @@ class Option:
         """``{"action": "keep", "keep": [...], "expected": x}`` or ``{"action": "score",
         "category": name, "points": n, "expected": x}``, plus ``"probability"`` with a target.
         """
-        out: dict[str, Any] = {"action": self.action}
-        if self.action == "keep":
-            out["keep"] = list(self.keep or ())
-        else:
-            assert self.category is not None
-            out["category"] = self.category.value
-            out["points"] = self.points
+        out = option_json(self.action, self.keep, self.category, self.points)
         out["expected"] = self.expected
         if self.probability is not None:
             out["probability"] = self.probability
@@ -67,6 +61,17 @@ class Option:
 
     def __str__(self) -> str:
         return option_text(self.action, self.keep, self.category, self.points)
+
+
+def option_json(
+    action: str, keep: tuple[int, ...] | None, category: Category | None, points: int | None
+) -> dict[str, Any]:
+    """What an option is, as JSON: ``{"action": "keep", "keep": [...]}`` or
+    ``{"action": "score", "category": name, "points": n}``."""
+    if action == "keep":
+        return {"action": action, "keep": list(keep or ())}
+    assert category is not None
+    return {"action": action, "category": category.value, "points": points}
 
 
 def option_text(

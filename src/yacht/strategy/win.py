@@ -36,7 +36,7 @@ from yacht.dice import KEEPS
 from yacht.game import TurnView
 from yacht.rules import CATEGORIES, Category, Rules, rules_by_name, validate_dice
 from yacht.strategy.endgame import FULL, play_depth
-from yacht.strategy.hints import option_text
+from yacht.strategy.hints import option_json, option_text
 from yacht.strategy.lookahead import lookahead_scores
 from yacht.strategy.remaining import remaining
 from yacht.strategy.tables import F64, I64, ROLL_INDEX, SUB_KEEPS, score_table
@@ -90,13 +90,7 @@ class WinOption:
     def to_json(self) -> dict[str, Any]:
         """``{"action": "keep", "keep": [...], ...}`` or ``{"action": "score", "category":
         name, "points": n, ...}``, each with ``"win_probability"`` and ``"expected"``."""
-        out: dict[str, Any] = {"action": self.action}
-        if self.action == "keep":
-            out["keep"] = list(self.keep or ())
-        else:
-            assert self.category is not None
-            out["category"] = self.category.value
-            out["points"] = self.points
+        out = option_json(self.action, self.keep, self.category, self.points)
         out["win_probability"] = self.win_probability
         out["expected"] = self.expected
         return out
