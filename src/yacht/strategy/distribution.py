@@ -25,7 +25,7 @@ from yacht.strategy import cache
 from yacht.strategy.solver import FULL, Solution, solve
 from yacht.strategy.tables import F64, FIRST_ROLL, I64, TRANSITION, ScoreTable
 
-__all__ = ["PERCENTILES", "Distribution", "distribution", "final_totals"]
+__all__ = ["PERCENTILES", "Distribution", "distribution", "final_totals", "turn_outcomes"]
 
 PERCENTILES = (1, 5, 25, 50, 75, 95, 99)
 CHUNK = 2048
@@ -74,8 +74,9 @@ class Distribution:
         }
 
 
-def _turn_outcomes(solution: Solution, masks: I64, uppers: I64) -> F64:
-    """``[state, category, points]``: P(the turn ends scoring points in category)."""
+def turn_outcomes(solution: Solution, masks: I64, uppers: I64) -> F64:
+    """``[state, category, points]``: P(the turn from each state ends scoring these points
+    in this category) under the optimal policy (:meth:`Solution.turn_policies`)."""
     s = masks.size
     policy = solution.turn_policies(masks, uppers)
     cols = np.arange(s)
@@ -105,7 +106,7 @@ def final_totals(solution: Solution) -> F64:
     for _ in range(len(CATEGORIES)):
         outcomes = np.concatenate(
             [
-                _turn_outcomes(solution, masks[lo : lo + CHUNK], uppers[lo : lo + CHUNK])
+                turn_outcomes(solution, masks[lo : lo + CHUNK], uppers[lo : lo + CHUNK])
                 for lo in range(0, masks.size, CHUNK)
             ]
         )

@@ -29,10 +29,11 @@ import numpy as np
 
 from yacht.rules import CATEGORIES, Category, Rules, rules_by_name
 from yacht.strategy import cache
+from yacht.strategy.distribution import turn_outcomes
 from yacht.strategy.solver import FULL, Solution, layers, solve
-from yacht.strategy.tables import F64, FIRST_ROLL, I64, TRANSITION, ScoreTable
+from yacht.strategy.tables import F64, I64, ScoreTable
 
-__all__ = ["Remaining", "remaining", "turn_outcomes"]
+__all__ = ["Remaining", "remaining"]
 
 CHUNK = 1024
 _FORMAT = 1
@@ -92,26 +93,6 @@ class Remaining:
         before = np.where(starts > 0, total[np.maximum(starts - 1, 0)], 0.0)
         out: F64 = np.minimum(total - np.repeat(before, lengths), 1.0)
         return out
-
-
-def turn_outcomes(solution: Solution, masks: I64, uppers: I64) -> F64:
-    """``[state, category, points]``: P(the turn from each state ends scoring these points
-    in this category) under the optimal policy (:meth:`Solution.turn_policies`)."""
-    s = masks.size
-    policy = solution.turn_policies(masks, uppers)
-    cols = np.arange(s)
-    dice = np.broadcast_to(FIRST_ROLL[:, None], (FIRST_ROLL.size, s))
-    keeps = TRANSITION.shape[0]
-    for keep in (policy.keep2, policy.keep1):
-        mass = np.bincount((keep * s + cols).ravel(), weights=dice.ravel(), minlength=keeps * s)
-        dice = TRANSITION.T @ mass.reshape(keeps, s)
-    table = solution.table
-    top = int(table.points.max()) + 1
-    points = np.take_along_axis(table.points, policy.category, axis=1)
-    flat = (cols * len(CATEGORIES) + policy.category) * top + points
-    size = s * len(CATEGORIES) * top
-    out: F64 = np.bincount(flat.ravel(), weights=dice.ravel(), minlength=size).astype(np.float64)
-    return out.reshape(s, len(CATEGORIES), top)
 
 
 def _layout(table: ScoreTable) -> tuple[I64, I64, int]:
