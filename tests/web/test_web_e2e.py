@@ -122,6 +122,8 @@ def test_two_people_a_bot_and_a_spectator_play_a_whole_game(
         if round_ == 6 and ann.locator("#hint").is_visible():
             ann.locator("#hint").click()
             expect(ann.locator("#hints li").first).to_be_visible()
+            # Three players: each option also shows its chance of winning.
+            expect(ann.locator("#hints li .chance").first).to_have_text(re.compile(r"^\d+\.\d%$"))
             shot(ann, "05-hint-desktop")
         score_first_open(ann, "Ann", spectator)
 

@@ -446,14 +446,22 @@ function renderHints() {
     setHtml(box, "");
     return;
   }
+  // With opponents every option carries its chance of winning (best first by it).
+  const win = hint.options.some((o) => typeof o.win_probability === "number");
   const items = hint.options
     .map(
       (o, i) =>
         `<li class="${i === 0 ? "best" : ""}"><span>${esc(optionText(o))}</span>` +
-        `<span class="expected" title="${esc(t("expected final total"))}">${o.expected_total.toFixed(1)}</span></li>`,
+        `<span class="expected" title="${esc(t("expected final total"))}">${o.expected_total.toFixed(1)}</span>` +
+        (win
+          ? `<span class="chance" title="${esc(t("chance of winning"))}">${(100 * o.win_probability).toFixed(1)}%</span>`
+          : "") +
+        "</li>",
     )
     .join("");
-  setHtml(box, `<h3>${esc(t("Best options (expected final total)"))}</h3><ol>${items}</ol>`);
+  const title = win ? t("Best options (chance of winning, expected final total)") : t("Best options (expected final total)");
+  const exact = win && hint.exact ? `<p class="exact">${esc(t("The chances are exact: the endgame is solved."))}</p>` : "";
+  setHtml(box, `<h3>${esc(title)}</h3><ol>${items}</ol>${exact}`);
 }
 
 function renderSeats() {
