@@ -3,14 +3,16 @@ and hints with each option's chance of winning once there are opponents (issue 8
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
+import pytest
 from textual.widgets import Select
 
 from yacht.dice import ScriptedDice
-from yacht.game import Game
+from yacht.game import Game, TurnView
 from yacht.strategy import hint_for_view
-from yacht.strategy.win import win_hint_for_view
+from yacht.strategy.win import WinHint, win_hint_for_view
 from yacht.tui.app import YachtApp
 from yacht.tui.records import Records
 from yacht.tui.screens.end import EndScreen
@@ -100,3 +102,36 @@ async def test_heads_up_endgame_hint_is_marked_exact_in_finnish(tmp_path: Path) 
         assert lines[-1] == "P(voitto) on tarkka: loppupeli on ratkaistu."
         log = app.screen.query_one("#log", EventLog)
         assert log.lines  # the table is alive: the resume line is there
+
+
+async def test_the_table_keeps_its_keys_while_the_hint_is_thinking(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A slow first win hint (tables to build) shows "Thinking…" and blocks nothing; the
+    answer for a position that has moved on is dropped."""
+    import yacht.strategy.win as win
+
+    gate = threading.Event()
+    real = win.win_hint_for_view
+
+    def slow(view: TurnView) -> WinHint:
+        gate.wait(timeout=30)
+        return real(view)
+
+    monkeypatch.setattr(win, "win_hint_for_view", slow)
+    config = TableConfig((Seat("Ann"), Seat("Bob")))
+    game = Game(config.names, config.preset, ScriptedDice(faces()))
+    game.apply("roll")
+    app = saved_app(tmp_path, config, game)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("h")
+        await pilot.pause()
+        assert text_of(app, "#hint-panel") == "Thinking…"
+        await pilot.press("1")  # the table still answers: hold die 1
+        assert game_of(app).held == {1}
+        assert text_of(app, "#hint-panel") == "Thinking…"
+        gate.set()
+        await settle(pilot)
+        best = real(game_of(app).view()).best
+        line = _hint_lines(app)[1]
+        assert line.endswith(f"{best.win_probability:.1%}")
