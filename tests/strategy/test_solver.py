@@ -1,5 +1,6 @@
 """The solver's exact values: published figures computed here, not stored."""
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -92,3 +93,23 @@ def test_corrupt_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert files[0].read_bytes() != b"not a table"
     monkeypatch.setattr(solver, "_SOLVED", {})
     assert solve("traditional").seconds == again.seconds  # read back from the cache
+
+
+def test_threads_asking_for_an_unbuilt_table_wait_for_one_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot and a hint (or web workers) asking at once build the table once, and all get it."""
+    monkeypatch.setenv("YACHT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(solver, "_SOLVED", {})
+    builds: list[int] = []
+
+    def counted(table: object) -> object:
+        builds.append(1)
+        return build_values(table)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solver, "build_values", counted)
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda _: solve("traditional"), range(8)))
+    assert len(builds) == 1
+    assert all(s is got[0] for s in got)
+    assert round(got[0].expected, 7) == 166.9550677

@@ -11,10 +11,10 @@ from yacht.dice import ROLLS
 from yacht.rules import CATEGORIES, Category, rules_by_name
 from yacht.strategy import hint, mask_of, solve
 from yacht.strategy.distribution import distribution
-from yacht.strategy.endgame import FULL, endgame
+from yacht.strategy.endgame import FULL, endgame, play_depth
 from yacht.strategy.remaining import remaining
 from yacht.strategy.tables import FIRST_ROLL
-from yacht.strategy.win import parse_sheets, position_values, seat_hint, win_hint
+from yacht.strategy.win import parse_sheets, position_values, prepare, seat_hint, win_hint
 from yacht.strategy.win_tables import Seat, choose, finish_chances
 
 TRADITIONAL = rules_by_name("traditional")
@@ -232,3 +232,27 @@ def test_lookahead_is_exact_over_the_last_two_turns() -> None:
             assert got == pytest.approx(want, abs=1e-5)
         else:
             assert got < want - 0.02  # 0.4005 against 0.4316
+
+
+def test_prepare_builds_what_the_first_win_hint_needs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A face calls prepare() when a table opens; the first hint then builds nothing."""
+    from yacht.strategy import endgame as endgame_module
+    from yacht.strategy import remaining as remaining_module
+
+    monkeypatch.setattr(remaining_module, "_KNOWN", {})
+    monkeypatch.setattr(endgame_module, "_BUILT", {})
+    prepare("traditional", 1)  # alone: the solver's values are all a hint needs
+    assert not remaining_module._KNOWN and not endgame_module._BUILT
+    prepare("traditional", 2)
+    assert len(remaining_module._KNOWN) == 1
+    assert [depth for _, depth in endgame_module._BUILT] == [play_depth("traditional")]
+
+    def no_build(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a table was built after prepare()")
+
+    monkeypatch.setattr(remaining_module, "build_cells", no_build)
+    monkeypatch.setattr(endgame_module, "build_endgame", no_build)
+    hint = win_hint(
+        "traditional", only(C.ONES, C.YACHT), [only(C.TWOS, C.SIXES)], [1, 1, 1, 2, 3], 2
+    )
+    assert hint.exact and 0.0 < hint.best.win_probability < 1.0

@@ -135,3 +135,33 @@ async def test_the_table_keeps_its_keys_while_the_hint_is_thinking(
         best = real(game_of(app).view()).best
         line = _hint_lines(app)[1]
         assert line.endswith(f"{best.win_probability:.1%}")
+
+
+@pytest.mark.parametrize(
+    ("seats", "hints", "prepared"),
+    [
+        ((Seat("Ann"), Seat("Bob")), True, True),  # P(win) hints to come
+        ((Seat("Ann"), Seat("Bot", "winner")), False, True),  # the winner bot will need them
+        ((Seat("Ann"), Seat("Bob")), False, False),  # nobody will ask
+        ((Seat("Ann"),), True, False),  # alone a hint is about points
+    ],
+)
+async def test_opening_a_table_prepares_the_win_tables_in_the_background(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    seats: tuple[Seat, ...],
+    hints: bool,
+    prepared: bool,
+) -> None:
+    """The first P(win) hint or winner move does not wait for tables built when the table
+    opened (seconds, and half a minute with an upper bonus, on a machine's first game)."""
+    calls: list[tuple[str, int]] = []
+    monkeypatch.setattr(
+        "yacht.strategy.win.prepare", lambda rules, players: calls.append((rules.name, players))
+    )
+    config = TableConfig(seats, hints=hints)
+    app = saved_app(tmp_path, config, plain_game(config, faces(), scorings=0))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen)
+    assert calls == ([("traditional", len(seats))] if prepared else [])

@@ -8,17 +8,23 @@ Writes are atomic (a temporary file renamed into place) and failures to write ar
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
+import threading
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ENV_VAR", "Stored", "cache_dir", "exists", "load", "store"]
+__all__ = ["ENV_VAR", "Stored", "cache_dir", "exists", "load", "one_at_a_time", "store"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 ENV_VAR = "YACHT_CACHE_DIR"
 
@@ -79,3 +85,17 @@ def store(key: str, array: npt.NDArray[Any], seconds: float) -> None:
             raise
     except OSError:
         return
+
+
+def one_at_a_time(build: Callable[P, T]) -> Callable[P, T]:
+    """Let one thread at a time into a table's getter, so threads asking for a table that is
+    not built yet (a bot and a hint of the terminal game, the web server's workers) wait for
+    one build instead of each building it."""
+    lock = threading.RLock()
+
+    @functools.wraps(build)
+    def serialized(*args: P.args, **kwargs: P.kwargs) -> T:
+        with lock:
+            return build(*args, **kwargs)
+
+    return serialized

@@ -165,6 +165,7 @@ def _advance(
 _KNOWN: dict[str, Distribution] = {}
 
 
+@cache.one_at_a_time
 def distribution(rules: Rules | str, *, use_cache: bool = True) -> Distribution:
     """The exact distribution of the final total of a new game under optimal play."""
     preset = rules_by_name(rules)

@@ -284,6 +284,7 @@ def _load(rules: Rules, depth: int) -> Endgame | None:
 _BUILT: dict[tuple[str, int], Endgame] = {}
 
 
+@cache.one_at_a_time
 def endgame(rules: Rules | str, depth: int = DEFAULT_DEPTH, *, use_cache: bool = True) -> Endgame:
     """The endgame table of a preset to ``depth`` open categories per player: from memory,
     the disk cache (keyed by the preset's fingerprint and the depth), or built now.

@@ -154,6 +154,7 @@ def _turn_back(part: Remaining, outcomes: F64, masks: I64, uppers: I64, width: i
 _KNOWN: dict[str, Remaining] = {}
 
 
+@cache.one_at_a_time
 def remaining(rules: Rules | str, *, use_cache: bool = True) -> Remaining:
     """The table of every state's distribution of points to come: from memory, the disk
     cache (keyed by the preset's fingerprint), or built now."""

@@ -218,6 +218,7 @@ class Solution:
 _SOLVED: dict[str, Solution] = {}
 
 
+@cache.one_at_a_time
 def solve(rules: Rules | str, *, use_cache: bool = True) -> Solution:
     """The solved value table of a preset: from memory, the disk cache, or built now.
 

@@ -218,6 +218,7 @@ _TABLES: dict[str, list[TargetTable]] = {}
 _KEEP = 4  # tables kept in memory per preset
 
 
+@cache.one_at_a_time
 def target_table(
     rules: Rules | str, needed: int | None = None, *, base: int = 0, use_cache: bool = True
 ) -> TargetTable:

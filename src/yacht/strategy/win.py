@@ -35,10 +35,11 @@ import numpy as np
 from yacht.dice import KEEPS
 from yacht.game import TurnView
 from yacht.rules import CATEGORIES, Category, Rules, rules_by_name, validate_dice
-from yacht.strategy.endgame import FULL, play_depth
+from yacht.strategy.endgame import FULL, endgame, play_depth
 from yacht.strategy.hints import option_json, option_text
 from yacht.strategy.lookahead import lookahead_scores
 from yacht.strategy.remaining import remaining
+from yacht.strategy.solver import solve
 from yacht.strategy.tables import F64, I64, ROLL_INDEX, SUB_KEEPS, score_table
 from yacht.strategy.win_tables import (
     DEFAULT_PLAN,
@@ -66,6 +67,7 @@ __all__ = [
     "decide",
     "parse_sheets",
     "position_values",
+    "prepare",
     "seat_hint",
     "win_hint",
     "win_hint_for_view",
@@ -352,3 +354,21 @@ def decide(
     roll = np.array([ROLL_INDEX[tuple(sorted(view.dice))]])
     rows, _ = choose(table, values.ranking[:, None], roll, view.rolls_left, np.array([me.used]))
     return decode(table, int(rows[0]))
+
+
+def prepare(rules: Rules | str, players: int) -> None:
+    """Build (or load) the tables the first win hint or ``winner`` decision of a game of
+    ``players`` players needs, so a face can do it in the background when a table opens.
+
+    That is the solver's values, every state's remaining-points distribution (the long one
+    with an upper bonus: about 30 s for clubhouse, once per machine) and, heads-up, the
+    endgame table the bot plays with. Alone nothing is needed beyond the solver's values.
+    """
+    preset = rules_by_name(rules)
+    solve(preset)
+    if players < 2:
+        return
+    remaining(preset)
+    depth = play_depth(preset)
+    if players == 2 and depth > 0:
+        endgame(preset, depth)

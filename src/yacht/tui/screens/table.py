@@ -91,11 +91,26 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#hint-panel").display = False
         self.query_one(Sheet).reset_cursor()
-        game = self.table.game
+        game, c = self.table.game, self.table.config
         if game.version:
             self.log_line(self._("Game resumed: round {round}.").format(round=game.round))
         self.refresh_table()
+        if len(game.players) > 1 and (
+            (c.hints and c.target is None) or any(s.kind == "winner" for s in c.seats)
+        ):
+            self.prepare_win_tables()
         self.maybe_start_bots()
+
+    @work(thread=True, group="prepare")
+    def prepare_win_tables(self) -> None:
+        """Build the tables of P(win) hints and the winner bot while the first turn is played
+        (seconds for traditional, about 30 s for clubhouse; once per machine, then on disk)."""
+        from yacht.strategy.win import prepare
+
+        try:
+            prepare(self.table.game.rules, len(self.table.game.players))
+        except Exception:  # the hint or bot that needs the table says what is wrong
+            return
 
     # --- drawing -------------------------------------------------------------------------
 
