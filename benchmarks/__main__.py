@@ -5,6 +5,7 @@ import importlib
 MODULES: tuple[str, ...] = (
     "benchmarks.core",
     "benchmarks.openspiel",
+    "benchmarks.scale",
     "benchmarks.strategy",
     "benchmarks.simulate",
     "benchmarks.tui",

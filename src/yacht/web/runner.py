@@ -19,9 +19,18 @@ from yacht.web.play import GameService
 from yacht.web.store import TableSnapshot
 from yacht.web.tables import TableError
 
-__all__ = ["Runner", "timeout_action"]
+__all__ = ["Runner", "needs_server", "timeout_action"]
 
 log = logging.getLogger("yacht.web")
+
+
+def needs_server(snap: TableSnapshot, game: Game | None) -> bool:
+    """Whether the table waits for the server: a bot to move, a turn clock, a review."""
+    if game is None:
+        return False
+    if game.finished:
+        return snap.game.review is None
+    return snap.seats[game.current].kind == "bot" or snap.game.deadline is not None
 
 
 def timeout_action(game: Game) -> Action:
@@ -54,12 +63,19 @@ class Runner:
         self._bots: dict[tuple[str, int, int], players.BotSeat] = {}
         service.on_change = self.kick
 
-    def kick(self, code: str) -> None:
-        """Something changed at a table: make sure its driver looks again."""
-        self._wake.setdefault(code, asyncio.Event()).set()
+    def kick(self, code: str, snap: TableSnapshot | None = None, game: Game | None = None) -> None:
+        """Something changed at a table: make sure its driver looks again. Given the new
+        snapshot, a table that needs nothing from the server (no bot to move, no clock, no
+        review to write) gets no driver."""
         task = self._tasks.get(code)
-        if task is None or task.done():
-            self._tasks[code] = asyncio.get_running_loop().create_task(self._drive(code))
+        if task is not None and not task.done():
+            self._wake[code].set()
+            return
+        if snap is not None and not needs_server(snap, game):
+            return
+        self._wake[code] = asyncio.Event()
+        self._wake[code].set()
+        self._tasks[code] = asyncio.get_running_loop().create_task(self._drive(code))
 
     async def resume(self) -> None:
         """After a start: pick up every game that was under way, and announce its state again
@@ -94,16 +110,19 @@ class Runner:
         try:
             while True:
                 wake.clear()
-                snap, game = await self.service.load(code)
+                # This process's newest snapshot: a stale one only makes a move that is refused
+                # (the change re-reads the table), and the next look is fresh.
+                snap, game = await self.service.latest(code)
                 if game is None:
                     return
                 if game.finished:
                     if snap.game.review is None:
                         await self._review(code, snap, game)
                     return
+                turn = (snap.game.number, game.version)
                 if snap.seats[game.current].kind == "bot":
                     await asyncio.sleep(self.bot_delay)
-                    await self._bot_move(code, snap, game)
+                    await self._bot_move(code)
                     continue
                 if snap.game.deadline is not None:
                     wait = snap.game.deadline - self.service.clock()
@@ -111,7 +130,7 @@ class Runner:
                         with contextlib.suppress(TimeoutError):
                             await asyncio.wait_for(wake.wait(), wait)
                         continue
-                    await self._move(code, snap, game, timeout_action(game))
+                    await self._move(code, game.current, turn, timeout_action(game))
                     continue
                 if not wake.is_set():
                     return
@@ -124,27 +143,32 @@ class Runner:
                 del self._tasks[code]
                 self._wake.pop(code, None)
 
-    async def _move(self, code: str, snap: TableSnapshot, game: Game, action: Action) -> None:
+    async def _move(self, code: str, seat: int, turn: tuple[int, int], action: Action) -> None:
+        """Act for ``seat`` on game ``turn`` = (number, version)."""
         try:
-            await self.service.act_for(code, game.current, snap.game.number, game.version, action)
+            await self.service.act_for(code, seat, turn[0], turn[1], action)
         except TableError as e:  # somebody else changed the game first: look again
             log.info("table %s: server move %s not taken: %s", code, action, e.message)
 
-    async def _bot_move(self, code: str, snap: TableSnapshot, game: Game) -> None:
+    async def _bot_move(self, code: str) -> None:
+        snap, game = await self.service.latest(code)  # what the bot sees after its pause
+        if game is None or game.finished or snap.seats[game.current].kind != "bot":
+            return
         seat = snap.seats[game.current]
         level = seat.bot or "medium"
         key = (code, snap.game.number, seat.position)
         bot = self._bots.get(key)
         if bot is None or bot.level != level:
             bot = self._bots[key] = players.BotSeat(level, f"{code}:{key[1]}:{key[2]}")
-        view = game.view()
+        view, turn, fallback = game.view(), (snap.game.number, game.version), timeout_action(game)
         try:
             action = await asyncio.to_thread(bot.act, view)
         except Exception:
             log.exception("table %s: bot %s failed; the turn goes on without it", code, level)
-            action = timeout_action(game)
-        await self._move(code, snap, game, action)
-        if game.finished or snap.game.number != key[1]:
+            action = fallback
+        await self._move(code, seat.position, turn, action)
+        now = self.service.cached(code)
+        if now is None or now[1] is None or now[1].finished or now[0].game.number != key[1]:
             self._bots.pop(key, None)
 
     async def _review(self, code: str, snap: TableSnapshot, game: Game) -> None:

@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -36,6 +36,7 @@ from yacht.web.schemas import (
     StateMessage,
     TableState,
 )
+from yacht.web.snapshots import SnapshotCache, applied
 from yacht.web.state import table_state
 from yacht.web.store import ConflictError, Store, TableSnapshot, now
 
@@ -43,7 +44,6 @@ __all__ = ["ERROR_STATUS", "TableError", "TableService", "hash_token"]
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read out loud
 CODE_LENGTH = 6
-CACHE_SIZE = 2048
 RETRIES = 3
 
 ERROR_STATUS: dict[str, int] = {
@@ -104,6 +104,10 @@ class Change:
 Decide = Callable[[TableSnapshot, Game | None], Change]
 
 
+def _decode(snap: TableSnapshot) -> Game | None:
+    return Game.from_json(snap.game.state) if snap.game.state is not None else None
+
+
 class TableService:
     """Creates tables, seats players and applies their actions; see the module docstring."""
 
@@ -114,33 +118,46 @@ class TableService:
         self.clock: Callable[[], float] = time.time
         self._locks: dict[str, asyncio.Lock] = {}
         self._lock_users: Counter[str] = Counter()
-        self._games: OrderedDict[str, tuple[int, Game | None]] = OrderedDict()
+        self._seen = SnapshotCache()
         self._presence: dict[str, Counter[int]] = {}
         self._background: set[asyncio.Task[TableState]] = set()
-        self.on_change: Callable[[str], None] = lambda code: None
+        # Called after every change with the new snapshot (the runner drives bots and clocks).
+        self.on_change: Callable[[str, TableSnapshot, Game | None], None] = lambda *_: None
 
     # --- reading -------------------------------------------------------------------------
 
     async def load(self, code: str) -> tuple[TableSnapshot, Game | None]:
-        snap = await asyncio.to_thread(self.store.load, code.upper())
-        if snap is None:
-            raise TableError("not_found", f"no table with code {code!r}")
+        """The table as stored now (read from the database; the game decoded unless this
+        process already has it at that revision)."""
+        snap = await self._read(code.upper())
         return snap, self._engine(snap)
 
-    def _engine(self, snap: TableSnapshot) -> Game | None:
-        cached = self._games.get(snap.table.code)
-        if cached is not None and cached[0] == snap.revision:
-            self._games.move_to_end(snap.table.code)
-            return cached[1]
-        game = Game.from_json(snap.game.state) if snap.game.state is not None else None
-        self._remember(snap.table.code, snap.revision, game)
-        return game
+    async def latest(self, code: str) -> tuple[TableSnapshot, Game | None]:
+        """The newest state of the table this process knows, without a read when it has one.
 
-    def _remember(self, code: str, revision: int, game: Game | None) -> None:
-        self._games[code] = (revision, game)
-        self._games.move_to_end(code)
-        while len(self._games) > CACHE_SIZE:
-            self._games.popitem(last=False)
+        It may be stale (another process moved on): decide on it only through :meth:`change`,
+        and read it at once (a change may advance its game at the next ``await``).
+        """
+        entry = self.cached(code)
+        return entry if entry is not None else await self.load(code)
+
+    def cached(self, code: str) -> tuple[TableSnapshot, Game | None] | None:
+        """This process's newest snapshot of the table, if it has one (no read)."""
+        return self._seen.get(code.upper())
+
+    async def _read(self, code: str) -> TableSnapshot:
+        snap = await asyncio.to_thread(self.store.load, code)
+        if snap is None:
+            raise TableError("not_found", f"no table with code {code!r}")
+        return snap
+
+    def _engine(self, snap: TableSnapshot) -> Game | None:
+        cached = self._seen.get(snap.table.code)
+        if cached is not None and cached[0].revision == snap.revision:
+            return cached[1]
+        game = _decode(snap)
+        self._seen.put(snap, game)
+        return game
 
     async def state(self, code: str) -> TableState:
         snap, game = await self.load(code)
@@ -152,11 +169,22 @@ class TableService:
     # --- the one way to change a table ---------------------------------------------------
 
     async def change(self, code: str, decide: Decide) -> TableState:
+        """Decide on this process's snapshot of the table when it has one, else on a fresh
+        read; store the change if the table is still at that revision (else decide again on a
+        fresh read), then announce the new state built from the change itself."""
         code = code.upper()
         async with self._lock(code):
-            for _ in range(RETRIES):
-                snap, game = await self.load(code)
-                change = decide(snap, game)  # raises TableError: nothing changed
+            fresh, conflicts = False, 0
+            while True:
+                snap, game, fresh = await self._own(code, fresh)
+                try:
+                    change = decide(snap, game)
+                except TableError:  # decisions refuse before they change the game
+                    self._seen.put(snap, game)
+                    if fresh:
+                        raise
+                    fresh = True  # refused on a snapshot that may be stale: ask the database
+                    continue
                 try:
                     revision = await asyncio.to_thread(
                         self.store.change,
@@ -167,18 +195,35 @@ class TableService:
                         new_game=change.new_game,
                     )
                 except ConflictError:  # another process won: decide again on fresh state
-                    self._games.pop(code, None)
+                    conflicts += 1
+                    if conflicts >= RETRIES:
+                        raise TableError("busy", f"table {code} kept changing; try again") from None
+                    fresh = True
                     continue
-                except Exception:
-                    self._games.pop(code, None)  # the engine game may hold the rejected change
-                    raise
-                self._remember(code, revision, change.engine)
-                state = await self.publish(code)
+                new = applied(
+                    snap, revision, seats=change.seats, game=change.game, new_game=change.new_game
+                )
+                engine = change.engine
+                if engine is None:
+                    engine = _decode(new)
+                self._seen.put(new, engine)
+                state = await self._announce(new, engine)
                 break
-            else:
-                raise TableError("busy", f"table {code} kept changing; try again")
-        self.on_change(code)
+        self.on_change(code, new, engine)
         return state
+
+    async def _own(self, code: str, fresh: bool) -> tuple[TableSnapshot, Game | None, bool]:
+        """The table to decide on, taken out of the cache (the decision may change its game):
+        the cached entry unless ``fresh``, else a read. Also says whether it was read."""
+        if not fresh:
+            entry = self._seen.take(code)
+            if entry is not None:
+                return entry[0], entry[1], False
+        snap = await self._read(code)
+        entry = self._seen.take(code)
+        if entry is not None and entry[0].revision == snap.revision:
+            return snap, entry[1], True
+        return snap, _decode(snap), True
 
     @asynccontextmanager
     async def _lock(self, code: str) -> AsyncIterator[None]:
@@ -196,9 +241,14 @@ class TableService:
                 del self._locks[code]
 
     async def publish(self, code: str) -> TableState:
-        state = await self.state(code)
+        """Read the table and announce its state."""
+        snap, game = await self.load(code)
+        return await self._announce(snap, game)
+
+    async def _announce(self, snap: TableSnapshot, game: Game | None) -> TableState:
+        state = table_state(snap, game, self.connected(snap.table.code))
         message = StateMessage(table=state).model_dump_json()
-        await self.broadcaster.publish(table_channel(code), message)
+        await self.broadcaster.publish(table_channel(snap.table.code), message)
         return state
 
     # --- helpers used by decisions -------------------------------------------------------
@@ -308,6 +358,7 @@ class TableService:
                 created_at=stamp,
                 updated_at=stamp,
             )
+            engine: Game | None = None
             if all(s.kind == "bot" for s in spec.seats):  # a table of bots starts at once
                 snap = TableSnapshot(table, tuple(seats), game)
                 engine = self._start(snap, [str(s.name) for s in seats], seed)
@@ -317,9 +368,10 @@ class TableService:
                 await asyncio.to_thread(self.store.create, table, seats, game)
             except IntegrityError:  # the code was taken: draw another
                 continue
-            state = await self.state(code)
-            self.on_change(code)
-            return state
+            snap = TableSnapshot(table, tuple(seats), game)  # the game's id is set by the insert
+            self._seen.put(snap, engine)
+            self.on_change(code, snap, engine)
+            return table_state(snap, engine)
         raise TableError("busy", "could not find a free table code")
 
     async def join(self, code: str, body: JoinSeat) -> Joined:
@@ -347,7 +399,7 @@ class TableService:
 
     async def arrive(self, code: str, seats: Collection[tuple[int, str]]) -> list[int]:
         """Mark the seats whose tokens are right as connected; return them."""
-        snap, _ = await self.load(code)
+        snap, game = await self.load(code)
         good = []
         for seat, token in seats:
             try:
@@ -357,7 +409,7 @@ class TableService:
             good.append(seat)
         if good:
             self._presence.setdefault(snap.table.code, Counter()).update(good)
-            await self.publish(snap.table.code)
+            await self._announce(snap, game)
         return good
 
     def leave(self, code: str, seats: Collection[int]) -> None:

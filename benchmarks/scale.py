@@ -1,0 +1,129 @@
+"""Server CPU per move when two server processes share the tables (the issue-6 load setting).
+
+Two table services on one database in this process stand for two ``yacht serve`` processes:
+each table has seat 1 on the first and seat 2 on the second, as ``yacht loadtest`` deals
+them, and the tables take turns moving (roll, hold, roll, score), so every turn starts on a
+service whose snapshot of the table is stale. A move here is the server's own work: check the
+message, decide, store it, build the state message and hand it to the broadcaster (no
+sockets, no Redis; the database's own CPU is not counted). PostgreSQL from
+``$YACHT_TEST_POSTGRES_URL`` when set (``eval "$(bash .ci/services)"``), else SQLite.
+
+Run: ``python -m benchmarks.scale`` (or ``make bench``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter
+from sqlalchemy import create_engine, text
+
+from benchmarks.machine import header, on_one_core
+from yacht.loadtest.run import decide
+from yacht.web.broadcast import LocalBroadcaster
+from yacht.web.config import Settings
+from yacht.web.play import GameService
+from yacht.web.schemas import ClientMessage, CreateTable, JoinSeat
+from yacht.web.store import Store
+
+TABLES = 40
+MOVES = 1200
+MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+def _fresh_postgres(url: str) -> str:
+    """A new database beside the one in ``url`` (each run starts empty)."""
+    name = f"yacht_bench_{os.getpid()}"
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f"DROP DATABASE IF EXISTS {name}"))
+        c.execute(text(f"CREATE DATABASE {name}"))
+    admin.dispose()
+    return url.rsplit("/", 1)[0] + "/" + name
+
+
+def _drop_postgres(url: str, fresh: str) -> None:
+    admin = create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(text(f"DROP DATABASE IF EXISTS {fresh.rsplit('/', 1)[1]}"))
+    admin.dispose()
+
+
+async def _moves(url: str) -> tuple[int, float, float]:
+    """(moves, CPU seconds, wall seconds) of MOVES moves over TABLES tables."""
+    first = Store(url)
+    first.migrate()
+    services = [
+        GameService(store, LocalBroadcaster(), Settings(database=url, bot_delay=0))
+        for store in (first, Store(url))
+    ]
+    tables: list[tuple[str, list[str], dict[str, Any]]] = []
+    for _ in range(TABLES):
+        state = await services[0].create(CreateTable.model_validate({"seats": [{}, {}]}))
+        tokens = []
+        for seat, service in enumerate(services):
+            joined = await service.join(state.code, JoinSeat(seat=seat, name=f"P{seat + 1}"))
+            tokens.append(joined.token)
+        tables.append((state.code, tokens, joined.table.game.model_dump(mode="json")))
+    done = 0
+    cpu, wall = time.process_time(), time.perf_counter()
+    while done < MOVES:
+        for i, (code, tokens, game) in enumerate(tables):
+            seat = game["current"]
+            message = {
+                "type": "action",
+                "seat": seat,
+                "token": tokens[seat],
+                "game": game["number"],
+                "version": game["version"],
+                "action": decide(game),
+            }
+            msg = MESSAGE.validate_json(json.dumps(message))
+            state = await services[seat].act(code, msg)
+            game = state.game.model_dump(mode="json")
+            if game["status"] == "finished":
+                game = (await services[0].rematch(code, _rematch(tokens, game))).game.model_dump(
+                    mode="json"
+                )
+            tables[i] = (code, tokens, game)
+            done += 1
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    for service in services:
+        service.store.close()
+    return done, cpu, wall
+
+
+def _rematch(tokens: list[str], game: dict[str, Any]) -> Any:
+    return MESSAGE.validate_python(
+        {"type": "rematch", "seat": 0, "token": tokens[0], "game": game["number"]}
+    )
+
+
+def main() -> None:
+    postgres = os.environ.get("YACHT_TEST_POSTGRES_URL")
+    with tempfile.TemporaryDirectory() as folder:
+        url = _fresh_postgres(postgres) if postgres else f"sqlite:///{Path(folder) / 'b.db'}"
+        figures: list[tuple[int, float, float]] = []
+        try:
+            on_one_core(lambda: figures.append(asyncio.run(_moves(url))))
+        finally:
+            if postgres:
+                _drop_postgres(postgres, url)
+    moves, cpu, wall = figures[0]
+    where = "PostgreSQL" if postgres else "SQLite"
+    print(header(f"web scale-out: two services on one {where} database, {TABLES} tables"))
+    print(
+        f"  {'server CPU per move (this process, database not counted)':<58} "
+        f"{cpu / moves * 1000:.2f} ms"
+    )
+    print(f"  {'moves per second, one after another':<58} {moves / wall:.0f}")
+
+
+if __name__ == "__main__":
+    main()

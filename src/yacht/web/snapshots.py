@@ -1,0 +1,112 @@
+"""What this process saw last of each table: its snapshot and decoded game, at one revision.
+
+A move is decided on the entry of its table, so it neither reads the table back nor replays
+the game's event log from JSON; the new entry is the old one with the change applied. An entry
+may be stale (another process changed the table since): the write names the revision the
+decision was made on, so a stale decision loses the race (:class:`~yacht.web.store.ConflictError`)
+and is made again on a fresh read. Nothing read from here is shown to anyone without that check.
+
+A change :meth:`~SnapshotCache.take` s its entry out while it decides and writes (the engine
+game is changed in place), and :meth:`~SnapshotCache.put` s the new one back once it is stored,
+so nobody else ever sees a game ahead of its snapshot.
+
+>>> from yacht.web.models import GameRow, SeatRow, TableRow
+>>> t = TableRow(code="ABC", revision=4, game_number=1)
+>>> g = GameRow(table_code="ABC", number=1, status="waiting", version=0)
+>>> snap = TableSnapshot(t, (SeatRow(position=0, name=None), SeatRow(position=1, name="Bo")), g)
+>>> cache = SnapshotCache()
+>>> cache.put(snap, None)
+>>> new = applied(snap, 5, seats={0: {"name": "Al"}}, game={"status": "playing"})
+>>> [s.name for s in new.seats], new.game.status, new.revision, snap.revision
+(['Al', 'Bo'], 'playing', 5, 4)
+>>> cache.put(new, None)
+>>> cache.put(snap, None)  # an older read arriving late does not replace a newer entry
+>>> cache.get("ABC")[0].revision
+5
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from sqlalchemy.orm import DeclarativeBase
+
+from yacht.game import Game
+from yacht.web.models import GameRow
+from yacht.web.store import TableSnapshot, now
+
+__all__ = ["CACHE_SIZE", "Entry", "SnapshotCache", "applied"]
+
+CACHE_SIZE = 4096  # tables; an entry is a few kilobytes (the game's event log)
+
+Entry = tuple[TableSnapshot, Game | None]
+Row = TypeVar("Row", bound=DeclarativeBase)
+
+
+class SnapshotCache:
+    """A bounded map from table code to its newest known :data:`Entry` (least recent goes)."""
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self.size = size
+        self._entries: OrderedDict[str, Entry] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, code: str) -> Entry | None:
+        """The entry, left in place: read it at once (a change may take it at the next await)."""
+        entry = self._entries.get(code)
+        if entry is not None:
+            self._entries.move_to_end(code)
+        return entry
+
+    def take(self, code: str) -> Entry | None:
+        """Remove and return the entry: the caller may change its game."""
+        return self._entries.pop(code, None)
+
+    def put(self, snap: TableSnapshot, game: Game | None) -> None:
+        """Remember ``snap`` and its game unless a newer revision is already known."""
+        code = snap.table.code
+        old = self._entries.get(code)
+        if old is not None and old[0].revision > snap.revision:
+            return
+        self._entries[code] = (snap, game)
+        self._entries.move_to_end(code)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+    def drop(self, code: str) -> None:
+        self._entries.pop(code, None)
+
+
+def _copy(row: Row, columns: Mapping[str, Any]) -> Row:
+    values = {c.key: getattr(row, c.key) for c in row.__table__.columns}
+    values.update(columns)
+    return type(row)(**values)
+
+
+def applied(
+    snap: TableSnapshot,
+    revision: int,
+    *,
+    seats: Mapping[int, Mapping[str, Any]] | None = None,
+    game: Mapping[str, Any] | None = None,
+    new_game: GameRow | None = None,
+) -> TableSnapshot:
+    """``snap`` after :meth:`~yacht.web.store.Store.change` stored these values (same meaning);
+    ``new_game`` must carry the id the database gave it."""
+    table = {"revision": revision}
+    if new_game is not None:
+        table["game_number"] = new_game.number
+    rows = tuple(
+        _copy(s, seats[s.position]) if seats and s.position in seats else s for s in snap.seats
+    )
+    if new_game is not None:
+        current = new_game
+    elif game:
+        current = _copy(snap.game, {**game, "updated_at": now()})
+    else:
+        current = snap.game
+    return TableSnapshot(_copy(snap.table, table), rows, current)
