@@ -68,9 +68,9 @@ async def _moves(url: str) -> tuple[int, float, float]:
         state = await services[0].create(CreateTable.model_validate({"seats": [{}, {}]}))
         tokens = []
         for seat, service in enumerate(services):
-            joined = await service.join(state.code, JoinSeat(seat=seat, name=f"P{seat + 1}"))
+            joined = await service.join(state["code"], JoinSeat(seat=seat, name=f"P{seat + 1}"))
             tokens.append(joined.token)
-        tables.append((state.code, tokens, joined.table.game.model_dump(mode="json")))
+        tables.append((state["code"], tokens, joined.table.game.model_dump(mode="json")))
     done = 0
     cpu, wall = time.process_time(), time.perf_counter()
     while done < MOVES:
@@ -85,12 +85,9 @@ async def _moves(url: str) -> tuple[int, float, float]:
                 "action": decide(game),
             }
             msg = MESSAGE.validate_json(json.dumps(message))
-            state = await services[seat].act(code, msg)
-            game = state.game.model_dump(mode="json")
+            game = (await services[seat].act(code, msg))["game"]
             if game["status"] == "finished":
-                game = (await services[0].rematch(code, _rematch(tokens, game))).game.model_dump(
-                    mode="json"
-                )
+                game = (await services[0].rematch(code, _rematch(tokens, game)))["game"]
             tables[i] = (code, tokens, game)
             done += 1
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall

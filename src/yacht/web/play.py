@@ -22,7 +22,6 @@ from yacht.web.schemas import (
     HintOption,
     HintReply,
     RematchMessage,
-    TableState,
 )
 from yacht.web.store import TableSnapshot, now
 from yacht.web.tables import Change, TableError, TableService, _engine_error
@@ -46,7 +45,7 @@ def _playing(snap: TableSnapshot, game: Game | None, number: int | None = None) 
 class GameService(TableService):
     """The table service plus everything that happens during a game."""
 
-    async def act(self, code: str, msg: ActionMessage) -> TableState:
+    async def act(self, code: str, msg: ActionMessage) -> dict[str, Any]:
         """A player's action, checked in full; see the module docstring for the order."""
 
         def decide(snap: TableSnapshot, game: Game | None) -> Change:
@@ -111,7 +110,7 @@ class GameService(TableService):
             ref=msg.ref,
         )
 
-    async def hand_to_bot(self, code: str, msg: HandToBotMessage) -> TableState:
+    async def hand_to_bot(self, code: str, msg: HandToBotMessage) -> dict[str, Any]:
         try:
             players.check_bot(msg.bot)
         except ValueError as e:
@@ -142,7 +141,7 @@ class GameService(TableService):
             counts.pop(msg.seat, None)
         return state
 
-    async def rematch(self, code: str, msg: RematchMessage) -> TableState:
+    async def rematch(self, code: str, msg: RematchMessage) -> dict[str, Any]:
         def decide(snap: TableSnapshot, game: Game | None) -> Change:
             self.check_token(snap, msg.seat, msg.token)
             if msg.game != snap.game.number:

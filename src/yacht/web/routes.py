@@ -86,7 +86,7 @@ async def texts(lang: Annotated[str, Path(max_length=8)]) -> Catalog:
 @router.post("/tables", status_code=201, tags=["lobby"])
 async def create_table(body: CreateTable, request: Request) -> TableState:
     """Open a table; its ``game.commitment`` is the SHA-256 of the secret dice seed."""
-    return await service(request).create(body)
+    return TableState.model_validate(await service(request).create(body))
 
 
 @router.get("/tables", tags=["lobby"])
@@ -112,7 +112,7 @@ async def join(code: Code, body: JoinSeat, request: Request) -> Joined:
 @router.post("/tables/{code}/actions", tags=["play"])
 async def act(code: Code, body: ActionMessage, request: Request) -> TableState:
     """The WebSocket ``action`` message over HTTP: roll, hold or score."""
-    return await service(request).act(code, body)
+    return TableState.model_validate(await service(request).act(code, body))
 
 
 @router.post("/tables/{code}/hint", tags=["play"])
@@ -122,12 +122,12 @@ async def hint(code: Code, body: HintMessage, request: Request) -> HintReply:
 
 @router.post("/tables/{code}/hand-to-bot", tags=["play"])
 async def hand_to_bot(code: Code, body: HandToBotMessage, request: Request) -> TableState:
-    return await service(request).hand_to_bot(code, body)
+    return TableState.model_validate(await service(request).hand_to_bot(code, body))
 
 
 @router.post("/tables/{code}/rematch", tags=["play"])
 async def rematch(code: Code, body: RematchMessage, request: Request) -> TableState:
-    return await service(request).rematch(code, body)
+    return TableState.model_validate(await service(request).rematch(code, body))
 
 
 @router.get("/tables/{code}/game.json", tags=["games"])

@@ -26,7 +26,6 @@ from yacht.web.schemas import (
     PingMessage,
     PongMessage,
     RematchMessage,
-    StateMessage,
     WelcomeMessage,
 )
 from yacht.web.tables import TableError
@@ -66,7 +65,7 @@ class Connection:
             text = await inbox.get()
             if text is None:  # fell too far behind: start again from the current state
                 inbox.overflowed = False
-                text = StateMessage(table=await self.service.state(self.code)).model_dump_json()
+                text = await self.service.state_text(self.code)
             await self.send(text)
 
     async def handle(self, text: str) -> None:
@@ -114,16 +113,17 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     service: GameService = websocket.app.state.service
     await websocket.accept()
     try:
-        state = await service.state(code)
+        await service.load(code)
     except TableError as e:
         await websocket.send_text(ErrorMessage(code=e.code, message=e.message).model_dump_json())
         await websocket.close(code=4404)
         return
-    conn = Connection(websocket, service, state.code)
-    async with service.broadcaster.subscribe(table_channel(state.code)) as inbox:
+    code = code.upper()
+    conn = Connection(websocket, service, code)
+    async with service.broadcaster.subscribe(table_channel(code)) as inbox:
         forwarder = asyncio.create_task(conn.forward(inbox))
-        try:
-            await conn.send(StateMessage(table=await service.state(state.code)))
+        try:  # read after subscribing: no change can fall in between
+            await conn.send(await service.state_text(code))
             limits = MessageLimits()
             while True:
                 try:
@@ -139,6 +139,6 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
             pass
         finally:
             if conn.seats:
-                service.leave(state.code, conn.seats)
+                service.leave(code, conn.seats)
             forwarder.cancel()
             await asyncio.gather(forwarder, return_exceptions=True)

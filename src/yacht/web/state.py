@@ -6,12 +6,15 @@ game is finished, and tokens never.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import json
+from collections import Counter
+from collections.abc import Collection, Mapping
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
 from yacht.game import Event, Game, Phase
-from yacht.rules import CATEGORIES, UPPER_CATEGORIES, Rules, rules_by_name
+from yacht.rules import CATEGORIES, UPPER_CATEGORIES, Category, Rules, rules_by_name
 from yacht.web.models import GameRow, SeatRow, TableRow
 from yacht.web.schemas import (
     EventOut,
@@ -21,19 +24,23 @@ from yacht.web.schemas import (
     SeatState,
     TableState,
     TableSummary,
-    UpperBonusInfo,
 )
 from yacht.web.store import TableSnapshot
 
 __all__ = [
     "RECENT_EVENTS",
+    "event_json",
     "event_out",
+    "game_json",
     "game_state",
     "game_summary",
     "public_game_json",
     "review_summary",
     "rules_info",
+    "seat_json",
     "seat_states",
+    "state_json",
+    "state_message",
     "table_state",
     "table_summary",
 ]
@@ -41,30 +48,41 @@ __all__ = [
 RECENT_EVENTS = 12
 
 
-def rules_info(rules: Rules) -> RulesInfo:
+# The state of a table is built as plain JSON data (it is built and sent after every move, and
+# pydantic models would cost more than the move itself); the schemas still describe it, and
+# ``TableState.model_validate`` of it is what the REST endpoints return (tests check the two
+# agree for every kind of state).
+
+
+@cache
+def _rules_json(name: str) -> dict[str, Any]:
+    rules = rules_by_name(name)
     bonus = rules.upper_bonus
-    return RulesInfo(
-        name=rules.name,
-        description=rules.description,
-        categories=list(CATEGORIES),
-        upper_bonus=UpperBonusInfo(threshold=bonus.threshold, points=bonus.points)
-        if bonus
-        else None,
-    )
+    return {
+        "name": rules.name,
+        "description": rules.description,
+        "categories": [c.value for c in CATEGORIES],
+        "upper_bonus": {"threshold": bonus.threshold, "points": bonus.points} if bonus else None,
+    }
+
+
+def rules_info(rules: Rules) -> RulesInfo:
+    return RulesInfo.model_validate(_rules_json(rules.name))
+
+
+def seat_json(s: SeatRow, connected: Collection[int] = ()) -> dict[str, Any]:
+    return {
+        "seat": s.position,
+        "name": s.name,
+        "kind": "bot" if s.kind == "bot" else "human",
+        "bot": s.bot,
+        "taken": s.kind == "bot" or s.token_hash is not None,
+        "connected": s.position in connected,
+    }
 
 
 def seat_states(seats: Collection[SeatRow], connected: Collection[int] = ()) -> list[SeatState]:
-    return [
-        SeatState(
-            seat=s.position,
-            name=s.name,
-            kind="bot" if s.kind == "bot" else "human",
-            bot=s.bot,
-            taken=s.kind == "bot" or s.token_hash is not None,
-            connected=s.position in connected,
-        )
-        for s in seats
-    ]
+    return [SeatState.model_validate(seat_json(s, connected)) for s in seats]
 
 
 def review_summary(review: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -79,33 +97,33 @@ def review_summary(review: dict[str, Any] | None) -> dict[str, Any] | None:
     return {**review, "players": players}
 
 
-def event_out(version: int, event: Event) -> EventOut:
-    return EventOut(
-        version=version,
-        seat=event.player,
-        action=str(event.action),
-        dice=list(event.dice) if event.dice is not None else None,
-        points=event.points,
-    )
-
-
-def game_state(row: GameRow, game: Game | None, seat_count: int, rules: Rules) -> GameState:
-    finished = row.status == "finished"
-    common: dict[str, Any] = {
-        "id": row.id,
-        "number": row.number,
-        "status": row.status,
-        "rounds": len(CATEGORIES),
-        "deadline": row.deadline,
-        "commitment": row.commitment,
-        "server_seed": row.server_seed if finished else None,
-        "review": review_summary(row.review) if finished else None,
+def event_json(version: int, event: Event) -> dict[str, Any]:
+    return {
+        "version": version,
+        "seat": event.player,
+        "action": str(event.action),
+        "dice": list(event.dice) if event.dice is not None else None,
+        "points": event.points,
     }
+
+
+def event_out(version: int, event: Event) -> EventOut:
+    return EventOut.model_validate(event_json(version, event))
+
+
+def _sheet(sheet: Mapping[Category, int]) -> dict[str, int]:
+    return {c.value: points for c, points in sheet.items()}
+
+
+def game_json(row: GameRow, game: Game | None, seat_count: int, rules: Rules) -> dict[str, Any]:
+    """The :class:`~yacht.web.schemas.GameState` of a game row and its engine, as JSON data."""
+    finished = row.status == "finished"
+    out: dict[str, Any] = {"id": row.id, "number": row.number, "status": row.status}
     if game is None:
-        return GameState(
-            **common,
+        out.update(
             version=0,
             round=1,
+            rounds=len(CATEGORIES),
             current=None,
             phase="waiting",
             dice=None,
@@ -118,55 +136,83 @@ def game_state(row: GameRow, game: Game | None, seat_count: int, rules: Rules) -
             totals=[0] * seat_count,
             potentials={},
             winners=[],
+            deadline=row.deadline,
             start_rolls=[],
             first=None,
             recent=[],
         )
-    uppers = [sum(s.get(c, 0) for c in UPPER_CATEGORIES) for s in game.sheets]
-    potentials = {}
-    if game.dice is not None:
-        sheet = game.sheet(game.current)
-        potentials = {c: rules.score(game.dice, c) for c in CATEGORIES if c not in sheet}
-    start = max(0, game.version - RECENT_EVENTS)
-    return GameState(
-        **common,
-        version=game.version,
-        round=game.round,
-        current=None if game.phase is Phase.FINISHED else game.current,
-        phase=game.phase.value,
-        dice=list(game.dice) if game.dice is not None else None,
-        held=sorted(game.held),
-        rolls_used=game.rolls_used,
-        rolls_left=game.rolls_left,
-        sheets=[dict(s) for s in game.sheets],
-        upper_totals=uppers,
-        bonuses=[rules.bonus(u) for u in uppers],
-        totals=game.totals,
-        potentials=potentials,
-        winners=game.winners(),
-        start_rolls=[list(r) for r in game.start_rolls],
-        first=game.first,
-        recent=[event_out(i + 1, e) for i, e in enumerate(game.events) if i >= start],
+    else:
+        sheets = game.sheets
+        uppers = [sum(s.get(c, 0) for c in UPPER_CATEGORIES) for s in sheets]
+        potentials = {}
+        dice = game.dice
+        if dice is not None:
+            sheet, counts = sheets[game.current], Counter(dice)
+            potentials = {
+                c.value: rules.score_counts(counts, c) for c in CATEGORIES if c not in sheet
+            }
+        start = max(0, game.version - RECENT_EVENTS)
+        out.update(
+            version=game.version,
+            round=game.round,
+            rounds=len(CATEGORIES),
+            current=None if game.phase is Phase.FINISHED else game.current,
+            phase=game.phase.value,
+            dice=list(dice) if dice is not None else None,
+            held=sorted(game.held),
+            rolls_used=game.rolls_used,
+            rolls_left=game.rolls_left,
+            sheets=[_sheet(s) for s in sheets],
+            upper_totals=uppers,
+            bonuses=[rules.bonus(u) for u in uppers],
+            totals=game.totals,
+            potentials=potentials,
+            winners=game.winners(),
+            deadline=row.deadline,
+            start_rolls=[list(r) for r in game.start_rolls],
+            first=game.first,
+            recent=[event_json(i + 1, e) for i, e in enumerate(game.events) if i >= start],
+        )
+    out.update(
+        commitment=row.commitment,
+        server_seed=row.server_seed if finished else None,
+        review=review_summary(row.review) if finished else None,
     )
+    return out
+
+
+def game_state(row: GameRow, game: Game | None, seat_count: int, rules: Rules) -> GameState:
+    return GameState.model_validate(game_json(row, game, seat_count, rules))
+
+
+def state_json(
+    snap: TableSnapshot, game: Game | None, connected: Collection[int] = ()
+) -> dict[str, Any]:
+    """The :class:`~yacht.web.schemas.TableState` everyone may see, as JSON data."""
+    table = snap.table
+    return {
+        "code": table.code,
+        "invite_path": f"/t/{table.code}",
+        "rules": _rules_json(table.preset),
+        "hints": table.hints,
+        "turn_seconds": table.turn_seconds,
+        "start_rule": table.start_rule,
+        "client_seed": table.client_seed,
+        "revision": table.revision,
+        "seats": [seat_json(s, connected) for s in snap.seats],
+        "game": game_json(snap.game, game, len(snap.seats), rules_by_name(table.preset)),
+    }
+
+
+def state_message(state: dict[str, Any]) -> str:
+    """The ``state`` message of :func:`state_json` data (a :class:`StateMessage`), as text."""
+    return json.dumps({"type": "state", "table": state}, ensure_ascii=False, separators=(",", ":"))
 
 
 def table_state(
     snap: TableSnapshot, game: Game | None, connected: Collection[int] = ()
 ) -> TableState:
-    table = snap.table
-    rules = rules_by_name(table.preset)
-    return TableState(
-        code=table.code,
-        invite_path=f"/t/{table.code}",
-        rules=rules_info(rules),
-        hints=table.hints,
-        turn_seconds=table.turn_seconds,
-        start_rule=table.start_rule,
-        client_seed=table.client_seed,
-        revision=table.revision,
-        seats=seat_states(snap.seats, connected),
-        game=game_state(snap.game, game, len(snap.seats), rules),
-    )
+    return TableState.model_validate(state_json(snap, game, connected))
 
 
 def iso(moment: datetime) -> str:

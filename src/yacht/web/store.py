@@ -64,6 +64,22 @@ _LOAD = (
     )
     .where(_TABLES.c.code == bindparam("code"))
 )
+# A change: bump the revision from the one the decision was made on (the row lock that orders
+# racing processes), then SET the columns given as parameters (named like the columns).
+_BUMP = (
+    update(_TABLES)
+    .where(_TABLES.c.code == bindparam("b_code"), _TABLES.c.revision == bindparam("b_seen"))
+    .values(revision=bindparam("b_revision"))
+    .returning(_TABLES.c.game_number)
+)
+_BUMP_TO_GAME = _BUMP.values(game_number=bindparam("b_number"))
+_GAME_NUMBER = select(_TABLES.c.game_number).where(_TABLES.c.code == bindparam("b_code"))
+_SEAT = update(_SEATS).where(
+    _SEATS.c.table_code == bindparam("b_code"), _SEATS.c.position == bindparam("b_position")
+)
+_GAME = update(_GAMES).where(
+    _GAMES.c.table_code == bindparam("b_code"), _GAMES.c.number == bindparam("b_number")
+)
 _LOAD_SEATS = (
     select(_SEATS).where(_SEATS.c.table_code == bindparam("code")).order_by(_SEATS.c.position)
 )
@@ -218,34 +234,21 @@ class Store:
         database gave it). Raises :class:`ConflictError` and writes nothing when the table is no
         longer at ``seen``.
         """
-        values: dict[str, Any] = {"revision": seen + 1}
-        if new_game is not None:
-            values["game_number"] = new_game.number
+        where = {"b_code": code, "b_seen": seen, "b_revision": seen + 1}
         with self.engine.begin() as c:
-            number = None
-            if new_game is not None:  # the game before the rematch
-                number = c.scalar(select(_TABLES.c.game_number).where(_TABLES.c.code == code))
-            moved = c.execute(
-                update(_TABLES)
-                .where(_TABLES.c.code == code, _TABLES.c.revision == seen)
-                .values(**values)
-                .returning(_TABLES.c.game_number)
-            ).first()
+            if new_game is None:
+                moved = c.execute(_BUMP, where).first()
+            else:  # the current game (the one before the rematch), then the bump
+                number = c.scalar(_GAME_NUMBER, where)
+                moved = c.execute(_BUMP_TO_GAME, {**where, "b_number": new_game.number}).first()
             if moved is None:
                 raise ConflictError(f"table {code} changed since revision {seen}")
-            number = moved[0] if number is None else number
+            if new_game is None:
+                number = moved[0]
             for position, columns in (seats or {}).items():
-                c.execute(
-                    update(_SEATS)
-                    .where(_SEATS.c.table_code == code, _SEATS.c.position == position)
-                    .values(**columns)
-                )
+                c.execute(_SEAT, {**columns, "b_code": code, "b_position": position})
             if game:
-                c.execute(
-                    update(_GAMES)
-                    .where(_GAMES.c.table_code == code, _GAMES.c.number == number)
-                    .values(**game, updated_at=now())
-                )
+                c.execute(_GAME, {**game, "updated_at": now(), "b_code": code, "b_number": number})
             if new_game is not None:
                 columns = {k: getattr(new_game, k) for k in _GAME_COLUMNS if k != "id"}
                 key = c.execute(insert(_GAMES).values(**columns)).inserted_primary_key

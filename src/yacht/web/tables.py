@@ -33,11 +33,10 @@ from yacht.web.schemas import (
     ErrorCode,
     Joined,
     JoinSeat,
-    StateMessage,
     TableState,
 )
 from yacht.web.snapshots import SnapshotCache, applied
-from yacht.web.state import table_state
+from yacht.web.state import state_json, state_message, table_state
 from yacht.web.store import ConflictError, Store, TableSnapshot, now
 
 __all__ = ["ERROR_STATUS", "TableError", "TableService", "hash_token"]
@@ -120,7 +119,7 @@ class TableService:
         self._lock_users: Counter[str] = Counter()
         self._seen = SnapshotCache()
         self._presence: dict[str, Counter[int]] = {}
-        self._background: set[asyncio.Task[TableState]] = set()
+        self._background: set[asyncio.Task[None]] = set()
         # Called after every change with the new snapshot (the runner drives bots and clocks).
         self.on_change: Callable[[str, TableSnapshot, Game | None], None] = lambda *_: None
 
@@ -163,15 +162,21 @@ class TableService:
         snap, game = await self.load(code)
         return table_state(snap, game, self.connected(snap.table.code))
 
+    async def state_text(self, code: str) -> str:
+        """The table's ``state`` message as read now."""
+        snap, game = await self.load(code)
+        return state_message(state_json(snap, game, self.connected(snap.table.code)))
+
     def connected(self, code: str) -> set[int]:
         return {seat for seat, n in self._presence.get(code, Counter()).items() if n > 0}
 
     # --- the one way to change a table ---------------------------------------------------
 
-    async def change(self, code: str, decide: Decide) -> TableState:
+    async def change(self, code: str, decide: Decide) -> dict[str, Any]:
         """Decide on this process's snapshot of the table when it has one, else on a fresh
         read; store the change if the table is still at that revision (else decide again on a
-        fresh read), then announce the new state built from the change itself."""
+        fresh read), then announce the new state built from the change itself and return it
+        (:class:`~yacht.web.schemas.TableState` JSON data)."""
         code = code.upper()
         async with self._lock(code):
             fresh, conflicts = False, 0
@@ -240,15 +245,15 @@ class TableService:
                 del self._lock_users[code]
                 del self._locks[code]
 
-    async def publish(self, code: str) -> TableState:
+    async def publish(self, code: str) -> None:
         """Read the table and announce its state."""
         snap, game = await self.load(code)
-        return await self._announce(snap, game)
+        await self._announce(snap, game)
 
-    async def _announce(self, snap: TableSnapshot, game: Game | None) -> TableState:
-        state = table_state(snap, game, self.connected(snap.table.code))
-        message = StateMessage(table=state).model_dump_json()
-        await self.broadcaster.publish(table_channel(snap.table.code), message)
+    async def _announce(self, snap: TableSnapshot, game: Game | None) -> dict[str, Any]:
+        """Send the state to everyone watching (one text for all) and return it."""
+        state = state_json(snap, game, self.connected(snap.table.code))
+        await self.broadcaster.publish(table_channel(snap.table.code), state_message(state))
         return state
 
     # --- helpers used by decisions -------------------------------------------------------
@@ -309,7 +314,7 @@ class TableService:
 
     # --- table lifecycle -----------------------------------------------------------------
 
-    async def create(self, spec: CreateTable) -> TableState:
+    async def create(self, spec: CreateTable) -> dict[str, Any]:
         try:
             rules = rules_by_name(spec.preset)
         except RulesError as e:
@@ -371,7 +376,7 @@ class TableService:
             snap = TableSnapshot(table, tuple(seats), game)  # the game's id is set by the insert
             self._seen.put(snap, engine)
             self.on_change(code, snap, engine)
-            return table_state(snap, engine)
+            return state_json(snap, engine)
         raise TableError("busy", "could not find a free table code")
 
     async def join(self, code: str, body: JoinSeat) -> Joined:
@@ -393,7 +398,7 @@ class TableService:
             return change
 
         state = await self.change(code, decide)
-        return Joined(seat=body.seat, token=token, table=state)
+        return Joined(seat=body.seat, token=token, table=TableState.model_validate(state))
 
     # --- presence ------------------------------------------------------------------------
 
