@@ -9,6 +9,7 @@ is written; the caller reloads and decides again. The schema is made by Alembic
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from yacht.web.models import GameRow, SeatRow, TableRow
 __all__ = ["ConflictError", "Store", "TableSnapshot", "migrate", "now"]
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+POOL_SIZE = min(32, (os.cpu_count() or 1) + 4) + 2
 
 
 def now() -> datetime:
@@ -113,9 +115,12 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        kwargs: dict[str, Any] = {}
+        # Every worker thread of the event loop's default executor (min(32, cores + 4)) may
+        # hold a connection at once: with fewer pooled, the extra ones are opened and closed
+        # for each move (a new PostgreSQL backend each time). SQLite connections are cheap.
+        kwargs: dict[str, Any] = {"pool_size": POOL_SIZE, "max_overflow": POOL_SIZE}
         if url.startswith("sqlite"):
-            kwargs["connect_args"] = {"check_same_thread": False}
+            kwargs = {"connect_args": {"check_same_thread": False}}
         self.engine = create_engine(url, **kwargs)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
