@@ -3,6 +3,10 @@
 One task per table that needs the server (a bot to move, a turn clock, a review to write);
 it sleeps while people think and is woken by every change to its table. Its moves go through
 the same checks as a person's, so a move decided on an old version is simply rejected.
+
+With several server processes, the process that made a table's latest change drives it (its
+runner is woken by that change). A driver whose move is refused while nothing changed the
+table in its own process stops: another process changed it first, and drives it from there.
 """
 
 from __future__ import annotations
@@ -122,7 +126,8 @@ class Runner:
                 turn = (snap.game.number, game.version)
                 if snap.seats[game.current].kind == "bot":
                     await asyncio.sleep(self.bot_delay)
-                    await self._bot_move(code)
+                    if not await self._bot_move(code) and not wake.is_set():
+                        return  # another process changed the table: its runner drives it
                     continue
                 if snap.game.deadline is not None:
                     wait = snap.game.deadline - self.service.clock()
@@ -130,7 +135,9 @@ class Runner:
                         with contextlib.suppress(TimeoutError):
                             await asyncio.wait_for(wake.wait(), wait)
                         continue
-                    await self._move(code, game.current, turn, timeout_action(game))
+                    taken = await self._move(code, game.current, turn, timeout_action(game))
+                    if not taken and not wake.is_set():
+                        return  # as above: the process that changed the table drives it
                     continue
                 if not wake.is_set():
                     return
@@ -143,17 +150,20 @@ class Runner:
                 del self._tasks[code]
                 self._wake.pop(code, None)
 
-    async def _move(self, code: str, seat: int, turn: tuple[int, int], action: Action) -> None:
-        """Act for ``seat`` on game ``turn`` = (number, version)."""
+    async def _move(self, code: str, seat: int, turn: tuple[int, int], action: Action) -> bool:
+        """Act for ``seat`` on game ``turn`` = (number, version); False when refused."""
         try:
             await self.service.act_for(code, seat, turn[0], turn[1], action)
-        except TableError as e:  # somebody else changed the game first: look again
+        except TableError as e:  # somebody else changed the game first
             log.info("table %s: server move %s not taken: %s", code, action, e.message)
+            return False
+        return True
 
-    async def _bot_move(self, code: str) -> None:
+    async def _bot_move(self, code: str) -> bool:
+        """Let the bot to act move; False when there was none or its move was refused."""
         snap, game = await self.service.latest(code)  # what the bot sees after its pause
         if game is None or game.finished or snap.seats[game.current].kind != "bot":
-            return
+            return False
         seat = snap.seats[game.current]
         level = seat.bot or "medium"
         key = (code, snap.game.number, seat.position)
@@ -166,10 +176,11 @@ class Runner:
         except Exception:
             log.exception("table %s: bot %s failed; the turn goes on without it", code, level)
             action = fallback
-        await self._move(code, seat.position, turn, action)
+        taken = await self._move(code, seat.position, turn, action)
         now = self.service.cached(code)
         if now is None or now[1] is None or now[1].finished or now[0].game.number != key[1]:
             self._bots.pop(key, None)
+        return taken
 
     async def _review(self, code: str, snap: TableSnapshot, game: Game) -> None:
         for key in [k for k in self._bots if k[0] == code]:

@@ -1,0 +1,67 @@
+"""With two server processes (two apps on one database), the process that changed a table
+last drives its turn clock: the other one's driver, refused because the table moved on
+without it, stops instead of racing for every timeout."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from .helpers import Table, make_app
+
+
+@pytest.fixture
+def two(db: Path) -> Iterator[tuple[TestClient, TestClient]]:
+    with TestClient(make_app(db)) as a, TestClient(make_app(db, seed_start=100)) as b:
+        yield a, b
+
+
+def _drives(client: TestClient, code: str) -> bool:
+    tasks: dict[str, Any] = client.app.state.runner._tasks  # type: ignore[attr-defined]
+    task = tasks.get(code)
+    return task is not None and not task.done()
+
+
+def _wait(done: Any, seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, "the server did not get there in time"
+        time.sleep(0.02)
+
+
+def test_only_the_process_that_changed_the_table_last_times_its_turns_out(
+    two: tuple[TestClient, TestClient],
+) -> None:
+    a, b = two
+    t = Table.create(a, "human", "human", turn_seconds=30)
+    t.join(0, "Ann")
+    t.join(1, "Bob")
+    assert _drives(a, t.code) and not _drives(b, t.code)  # A made the last change
+    body = {"type": "action", "seat": 0, "token": t.tokens[0], "game": 1, "version": 0}
+    r = b.post(f"/api/tables/{t.code}/actions", json={**body, "action": {"kind": "roll"}})
+    assert r.status_code == 200, r.text
+    assert _drives(b, t.code)  # now B made the last change: B's runner drives too
+    # Ann walks away: both clocks pass her deadline and both runners look again.
+    for client in (a, b):
+        service = client.app.state.service  # type: ignore[attr-defined]
+        later = service.clock() + 31
+        service.clock = lambda later=later: later
+        portal = client.portal
+        assert portal is not None
+        portal.call(client.app.state.runner.kick, t.code)  # type: ignore[attr-defined]
+
+    def read() -> dict[str, Any]:  # read through B (a read on A would refresh A's snapshot)
+        found: dict[str, Any] = b.get(f"/api/tables/{t.code}").json()["game"]
+        return found
+
+    _wait(lambda: read()["current"] == 1)
+    _wait(lambda: not _drives(a, t.code))  # A's timeout (on its stale table) was refused
+    game = read()
+    assert [e["action"].split()[0] for e in game["recent"]] == ["roll", "score"]
+    assert len(game["sheets"][0]) == 1 and game["recent"][-1]["seat"] == 0
+    assert _drives(b, t.code)  # and B keeps Bob's clock
