@@ -98,6 +98,9 @@ def test_refused_moves_on_a_fresh_snapshot_leave_it_usable(client: TestClient) -
     assert _cached_version(client, t.code) == before
     game = t.ok(0, {"kind": "roll"})
     assert game["version"] == 1 and _cached_version(client, t.code) == 1
+    t.state()  # a fresh read: its event-log JSON is not kept either (the engine is the game)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    assert service.cached(t.code)[0].game.state is None
 
 
 def test_the_server_drives_only_tables_that_need_it(client: TestClient) -> None:

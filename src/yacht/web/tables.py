@@ -97,7 +97,7 @@ class Change:
     seats: dict[int, dict[str, Any]] = field(default_factory=dict)
     game: dict[str, Any] = field(default_factory=dict)
     new_game: GameRow | None = None
-    engine: Game | None = None  # the engine game after the change, for the cache
+    engine: Game | None = None  # the engine game after the change (None: not started)
 
 
 Decide = Callable[[TableSnapshot, Game | None], Change]
@@ -209,8 +209,8 @@ class TableService:
                     snap, revision, seats=change.seats, game=change.game, new_game=change.new_game
                 )
                 engine = change.engine
-                if engine is None:
-                    engine = _decode(new)
+                if engine is None and new.game.status != "waiting":  # a decision that did not
+                    new, engine = await self.load(code)  # hand over its game: read it
                 self._seen.put(new, engine)
                 state = await self._announce(new, engine)
                 break
