@@ -24,7 +24,7 @@ from yacht.web.schemas import (
     RematchMessage,
 )
 from yacht.web.store import TableSnapshot, now
-from yacht.web.tables import Change, TableError, TableService, _engine_error
+from yacht.web.tables import Change, TableError, TableService, engine_error
 
 __all__ = ["GameService"]
 
@@ -86,7 +86,7 @@ class GameService(TableService):
         try:
             event = game.apply(action, player=seat)
         except GameError as e:
-            raise _engine_error(e) from None
+            raise engine_error(e) from None
         new_turn = event.points is not None
         return Change(game=self._game_columns(snap.table, game, new_turn=new_turn), engine=game)
 

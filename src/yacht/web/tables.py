@@ -20,17 +20,16 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from yacht.actions import GameError, GameOverError, InvalidActionError, NotYourTurnError
 from yacht.dice import FairDice
 from yacht.game import Game
 from yacht.rules import RulesError, rules_by_name
 from yacht.web import players
 from yacht.web.broadcast import Broadcaster, table_channel
 from yacht.web.config import Settings
+from yacht.web.errors import ERROR_STATUS, TableError, engine_error
 from yacht.web.models import GameRow, SeatRow, TableRow
 from yacht.web.schemas import (
     CreateTable,
-    ErrorCode,
     Joined,
     JoinSeat,
     TableState,
@@ -39,55 +38,15 @@ from yacht.web.snapshots import SnapshotCache, applied
 from yacht.web.state import state_json, state_message, table_state
 from yacht.web.store import ConflictError, Store, TableSnapshot, now
 
-__all__ = ["ERROR_STATUS", "TableError", "TableService", "hash_token"]
+__all__ = ["ERROR_STATUS", "TableError", "TableService", "engine_error", "hash_token"]
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read out loud
 CODE_LENGTH = 6
 RETRIES = 3
 
-ERROR_STATUS: dict[str, int] = {
-    "invalid": 422,
-    "not_found": 404,
-    "spectator": 403,
-    "bad_token": 403,
-    "hints_off": 403,
-    "stale_version": 409,
-    "not_your_turn": 409,
-    "illegal": 409,
-    "not_started": 409,
-    "game_over": 409,
-    "seat_taken": 409,
-    "busy": 503,
-    "too_large": 413,
-    "rate_limited": 429,
-}
-
-
-class TableError(Exception):
-    """A request that cannot be done; nothing was changed. ``code`` says which case."""
-
-    def __init__(self, code: ErrorCode, message: str) -> None:
-        super().__init__(message)
-        self.code: ErrorCode = code
-        self.message = message
-
-    @property
-    def status(self) -> int:
-        return ERROR_STATUS[self.code]
-
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _engine_error(e: GameError) -> TableError:
-    if isinstance(e, InvalidActionError):
-        return TableError("invalid", str(e))
-    if isinstance(e, NotYourTurnError):
-        return TableError("not_your_turn", str(e))
-    if isinstance(e, GameOverError):
-        return TableError("game_over", str(e))
-    return TableError("illegal", str(e))
 
 
 @dataclass
