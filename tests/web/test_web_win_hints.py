@@ -4,6 +4,7 @@ and the ``winner`` bot playing a whole game."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -100,3 +101,28 @@ def test_a_whole_game_against_the_winner_bot(client: TestClient) -> None:
     game = t.play_to_end()
     assert game["status"] == "finished" and all(len(s) == 12 for s in game["sheets"])
     assert t.state()["seats"][1]["bot"] == "winner"
+
+
+def test_a_new_table_with_opponents_prepares_the_win_tables_once_per_preset(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first P(win) hint or winner move does not wait for tables: opening a table with
+    opponents and hints (or a winner seat) starts building them, once per preset and
+    table kind (heads-up also needs the endgame table) in each server process."""
+    from yacht.web import players
+
+    calls: list[tuple[str, int]] = []
+    monkeypatch.setattr(players, "_PREPARING", set())
+    monkeypatch.setattr(
+        "yacht.strategy.win.prepare", lambda rules, n: calls.append((rules.name, n))
+    )
+    Table.create(client, "human", "human")
+    Table.create(client, "human", "human")  # already under way
+    Table.create(client, "human")  # alone: nothing beyond the solver
+    Table.create(client, "human", "human", "human", hints=False)  # nobody will ask
+    Table.create(client, "human", "winner", "medium", hints=False)  # the winner bot will
+    Table.create(client, "human", "human", preset="clubhouse")
+    for thread in threading.enumerate():
+        if thread.name.startswith("prepare-"):
+            thread.join(timeout=10)
+    assert calls == [("traditional", 2), ("traditional", 3), ("clubhouse", 2)]

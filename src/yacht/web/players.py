@@ -6,11 +6,14 @@ and :mod:`yacht.review`, and turns their answers into what the page shows.
 
 from __future__ import annotations
 
+import logging
 import random
+import threading
 from typing import TYPE_CHECKING, Any
 
 from yacht.actions import Action, Score, hold_for_keep
 from yacht.game import Game, TurnView
+from yacht.rules import Rules
 
 if TYPE_CHECKING:
     from yacht.strategy import Option
@@ -25,8 +28,13 @@ __all__ = [
     "check_bot",
     "hint_options",
     "hint_reply",
+    "prepare_win_tables",
     "review_json",
 ]
+
+log = logging.getLogger(__name__)
+_PREPARING: set[tuple[str, bool]] = set()
+_PREPARING_LOCK = threading.Lock()
 
 
 def bot_levels() -> list[str]:
@@ -50,6 +58,31 @@ def bot_name(level: str | None, number: int = 0) -> str:
     """A bot's default name: ``Medium bot``, or ``Medium bot 2`` when there are several."""
     base = f"{str(level).replace(':', ' ').capitalize()} bot"
     return f"{base} {number}" if number else base
+
+
+def prepare_win_tables(rules: Rules, players: int) -> bool:
+    """Start building the tables of P(win) hints and the ``winner`` bot for a new table of
+    ``players`` seats, once per preset and per process, in a daemon thread of its own (so no
+    database worker waits on it, and shutting down does not wait for it). Returns whether a
+    build was started. The first hint or winner move then finds them ready (seconds for
+    traditional, about 30 s for clubhouse, once per machine: they are cached on disk).
+    """
+    key = (rules.name, players == 2)  # heads-up also needs the endgame table
+    with _PREPARING_LOCK:
+        if players < 2 or key in _PREPARING:
+            return False
+        _PREPARING.add(key)
+
+    def run() -> None:
+        from yacht.strategy.win import prepare
+
+        try:
+            prepare(rules, players)
+        except Exception:  # the hint or bot that needs the table says what is wrong
+            log.exception("preparing the win tables of %s failed", rules.name)
+
+    threading.Thread(target=run, name=f"prepare-{rules.name}", daemon=True).start()
+    return True
 
 
 class BotSeat:
