@@ -362,7 +362,14 @@ def test_openapi_documents_rest_and_websocket_messages(client: TestClient) -> No
         "ActionMessage"
     )
     assert "HTTPValidationError" not in str(doc)
-    assert client.get("/docs").status_code == 200
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "/openapi.json" in docs.text
+    # Swagger UI comes with the server, not from a CDN: the docs work offline.
+    assert "cdn." not in docs.text and "https://" not in docs.text
+    for asset in ("swagger-ui-bundle.js", "swagger-ui.css"):
+        assert f"/docs/assets/{asset}" in docs.text
+        got = client.get(f"/docs/assets/{asset}")
+        assert got.status_code == 200 and len(got.content) > 10_000
 
 
 def test_texts_and_pages(client: TestClient) -> None:

@@ -16,9 +16,11 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
+from swagger_ui_bundle import swagger_ui_path
 
 import yacht
 from yacht.web.broadcast import Broadcaster, LocalBroadcaster
@@ -99,6 +101,8 @@ def create_app(
         version=yacht.__version__,
         description=DESCRIPTION,
         lifespan=lifespan,
+        docs_url=None,  # served below from swagger-ui-bundle's files: no CDN, works offline
+        redoc_url=None,
     )
     app.state.service = service
     app.state.runner = runner
@@ -122,11 +126,24 @@ def create_app(
     app.add_middleware(BodyLimit)
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/docs/assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
+    app.add_api_route("/docs", _docs, include_in_schema=False, methods=["GET"])
     for path, page in PAGES.items():
         app.add_api_route(path, _page(page), include_in_schema=False, methods=["GET"])
     app.add_api_route("/games/{game_id}", _page("replay.html"), include_in_schema=False)
     app.openapi = _openapi(app)  # type: ignore[method-assign]
     return app
+
+
+async def _docs() -> HTMLResponse:
+    """The interactive API documentation (Swagger UI), from files installed with the server."""
+    return get_swagger_ui_html(
+        openapi_url="/openapi.json",
+        title="Yacht API",
+        swagger_js_url="/docs/assets/swagger-ui-bundle.js",
+        swagger_css_url="/docs/assets/swagger-ui.css",
+        swagger_favicon_url="/docs/assets/favicon-32x32.png",
+    )
 
 
 def _page(name: str) -> Callable[[], Any]:
