@@ -65,3 +65,57 @@ def test_only_the_process_that_changed_the_table_last_times_its_turns_out(
     assert [e["action"].split()[0] for e in game["recent"]] == ["roll", "score"]
     assert len(game["sheets"][0]) == 1 and game["recent"][-1]["seat"] == 0
     assert _drives(b, t.code)  # and B keeps Bob's clock
+
+
+def test_a_rematch_while_the_review_is_written_is_driven(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot of the new game moves even when the rematch came while the server was still
+    writing the finished game's review (the driver used to end with the review)."""
+    from yacht.web import players
+
+    real = players.review_json
+
+    def slow_review(game: Any) -> Any:
+        review = real(game)
+        time.sleep(0.4)  # the rematch below lands while the review is being made
+        return review
+
+    monkeypatch.setattr(players, "review_json", slow_review)
+    with TestClient(make_app(db)) as client:
+        t = Table.create(client, "random", "human")
+        t.join(1, "Ann")
+        while t.game["status"] != "finished":
+            t.settle()
+            if t.game["status"] != "finished":
+                t.play_turn(1)
+        r = t.post("rematch", {"type": "rematch", "seat": 1, "token": t.tokens[1], "game": 1})
+        assert r.status_code == 200, r.text
+        t.wait_for(lambda g: g["number"] == 2 and g["version"] > 0)  # the bot opened game 2
+
+
+def test_a_process_that_stops_driving_a_table_forgets_its_bots(
+    two: tuple[TestClient, TestClient],
+) -> None:
+    """Bots are kept per game while a process drives them, not for ever."""
+    a, b = two
+    t = Table.create(a, "human", "random", "human")
+    t.join(0, "Ann")
+    t.join(2, "Bob")
+    ta, tb = Table(a, t.code), Table(b, t.code)
+    ta.tokens = tb.tokens = t.tokens
+    while tb.game["status"] != "finished":
+        for side in (ta, tb):
+            side.settle()
+        game = tb.game
+        if game["status"] == "finished":
+            break
+        if game["current"] == 0:
+            ta.play_turn(0)  # Ann plays on A, so A drives the bot after her
+        elif game["current"] == 2:
+            tb.play_turn(2)  # Bob ends each round on B
+    for side in (ta, tb):
+        side.settle()
+    for client in (a, b):
+        bots: dict[tuple[str, int, int], Any] = client.app.state.runner._bots  # type: ignore[attr-defined]
+        assert not [key for key in bots if key[0] == t.code]

@@ -88,8 +88,8 @@ def prepare_win_tables(rules: Rules, players: int) -> bool:
 class BotSeat:
     """One bot playing one seat, with its own seeded random generator.
 
-    The same object serves a whole game, so a bot that decided to hold some dice then rolls
-    them; after a restart a new one simply decides again from the position it finds.
+    The same object serves while a process drives the table (a bot's whole turn at least);
+    a new one, made later or after a restart, decides again from the position it finds.
     """
 
     def __init__(self, level: str, seed: str) -> None:

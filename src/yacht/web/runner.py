@@ -122,7 +122,9 @@ class Runner:
                 if game.finished:
                     if snap.game.review is None:
                         await self._review(code, snap, game)
-                    return
+                    if not wake.is_set():
+                        return
+                    continue  # e.g. a rematch while the review was written: drive the new game
                 turn = (snap.game.number, game.version)
                 if snap.seats[game.current].kind == "bot":
                     await asyncio.sleep(self.bot_delay)
@@ -149,6 +151,7 @@ class Runner:
             if self._tasks.get(code) is asyncio.current_task():
                 del self._tasks[code]
                 self._wake.pop(code, None)
+                self._forget_bots(code)
 
     async def _move(self, code: str, seat: int, turn: tuple[int, int], action: Action) -> bool:
         """Act for ``seat`` on game ``turn`` = (number, version); False when refused."""
@@ -169,7 +172,8 @@ class Runner:
         key = (code, snap.game.number, seat.position)
         bot = self._bots.get(key)
         if bot is None or bot.level != level:
-            bot = self._bots[key] = players.BotSeat(level, f"{code}:{key[1]}:{key[2]}")
+            seed = f"{code}:{key[1]}:{key[2]}:{game.version}"
+            bot = self._bots[key] = players.BotSeat(level, seed)
         view, turn, fallback = game.view(), (snap.game.number, game.version), timeout_action(game)
         try:
             action = await asyncio.to_thread(bot.act, view)
@@ -182,9 +186,15 @@ class Runner:
             self._bots.pop(key, None)
         return taken
 
-    async def _review(self, code: str, snap: TableSnapshot, game: Game) -> None:
+    def _forget_bots(self, code: str) -> None:
+        """Drop the table's bots when its driver ends (a person's turn, the game over, or
+        another process driving it): a bot made again decides afresh from the position, with
+        a generator seeded by the game's version, so nothing is kept per table for ever."""
         for key in [k for k in self._bots if k[0] == code]:
             del self._bots[key]
+
+    async def _review(self, code: str, snap: TableSnapshot, game: Game) -> None:
+        self._forget_bots(code)
         try:
             review = await asyncio.to_thread(players.review_json, game)
         except Exception:

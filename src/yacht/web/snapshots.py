@@ -46,7 +46,9 @@ from yacht.web.store import TableSnapshot, now
 
 __all__ = ["CACHE_SIZE", "Entry", "SnapshotCache", "applied"]
 
-CACHE_SIZE = 4096  # tables; an entry is a few kilobytes (the game's event log)
+CACHE_SIZE = 2048
+"""Tables remembered. An entry holds the decoded game, about 33 KiB for two players and 67 KiB
+for four (measured), plus a finished game's review (about 65 KiB): some 70-270 MiB at most."""
 
 Entry = tuple[TableSnapshot, Game | None]
 Row = TypeVar("Row", bound=DeclarativeBase)
