@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from starlette.testclient import TestClient
 
 from yacht.web.app import create_app
+from yacht.web.config import Settings
 
 
 def seed_maker(start: int = 0) -> Callable[[], str]:
@@ -22,7 +23,14 @@ def seed_maker(start: int = 0) -> Callable[[], str]:
 
 
 def make_app(db: Path, *, bot_delay: float = 0.0, seed_start: int = 0) -> FastAPI:
-    return create_app(f"sqlite:///{db}", seeds=seed_maker(seed_start), bot_delay=bot_delay)
+    """An app on an SQLite file, with repeatable seeds, no bot pause and no background
+    building of the win tables (a clubhouse table would start a 30 s build)."""
+    return create_app(
+        f"sqlite:///{db}",
+        settings=Settings(prepare_tables=False),
+        seeds=seed_maker(seed_start),
+        bot_delay=bot_delay,
+    )
 
 
 def sha256(text: str) -> str:

@@ -5,6 +5,7 @@ and the ``winner`` bot playing a whole game."""
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from starlette.testclient import TestClient
 from yacht.game import TurnView
 from yacht.rules import Category, rules_by_name
 from yacht.strategy.win import win_hint_for_view
+from yacht.web.app import create_app
 
 from .helpers import Table
 from .test_web_sockets import until
@@ -104,7 +106,7 @@ def test_a_whole_game_against_the_winner_bot(client: TestClient) -> None:
 
 
 def test_a_new_table_with_opponents_prepares_the_win_tables_once_per_preset(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
+    db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The first P(win) hint or winner move does not wait for tables: opening a table with
     opponents and hints (or a winner seat) starts building them, once per preset and
@@ -116,13 +118,18 @@ def test_a_new_table_with_opponents_prepares_the_win_tables_once_per_preset(
     monkeypatch.setattr(
         "yacht.strategy.win.prepare", lambda rules, n: calls.append((rules.name, n))
     )
+    with TestClient(create_app(f"sqlite:///{db}")) as client:
+        _open_tables(client)
+    for thread in threading.enumerate():
+        if thread.name.startswith("prepare-"):
+            thread.join(timeout=10)
+    assert calls == [("traditional", 2), ("traditional", 3), ("clubhouse", 2)]
+
+
+def _open_tables(client: TestClient) -> None:
     Table.create(client, "human", "human")
     Table.create(client, "human", "human")  # already under way
     Table.create(client, "human")  # alone: nothing beyond the solver
     Table.create(client, "human", "human", "human", hints=False)  # nobody will ask
     Table.create(client, "human", "winner", "medium", hints=False)  # the winner bot will
     Table.create(client, "human", "human", preset="clubhouse")
-    for thread in threading.enumerate():
-        if thread.name.startswith("prepare-"):
-            thread.join(timeout=10)
-    assert calls == [("traditional", 2), ("traditional", 3), ("clubhouse", 2)]

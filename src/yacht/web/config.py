@@ -38,13 +38,16 @@ class Settings:
     """Everything :func:`yacht.web.app.create_app` can be told.
 
     ``seeds`` makes the secret server seeds (tests inject a deterministic one so games repeat);
-    ``bot_delay`` is the pause, in seconds, before a bot acts, so people can follow its moves.
+    ``bot_delay`` is the pause, in seconds, before a bot acts, so people can follow its moves;
+    ``prepare_tables``: when a table with opponents opens, build the tables of P(win) hints and
+    the ``winner`` bot in the background (tests that do not need them turn it off).
     """
 
     database: str = ""
     seeds: Callable[[], str] = field(default=random_seed)
     bot_delay: float = 0.6
     public_url: str = ""
+    prepare_tables: bool = True
 
     def database_url(self) -> str:
         return self.database or default_database_url()

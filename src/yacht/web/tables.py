@@ -333,7 +333,7 @@ class TableService:
             except IntegrityError:  # the code was taken: draw another
                 continue
             snap = TableSnapshot(table, tuple(seats), game)  # the game's id is set by the insert
-            if spec.hints or "winner" in bots:
+            if self.settings.prepare_tables and (spec.hints or "winner" in bots):
                 players.prepare_win_tables(rules, len(seats))
             self._seen.put(snap, engine)
             self.on_change(code, snap, engine)
