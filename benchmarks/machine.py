@@ -6,7 +6,7 @@ import os
 import platform
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 
 def on_one_core(run: Callable[[], None]) -> None:
@@ -35,6 +35,24 @@ def timed(work: Callable[[], object], repeats: int) -> tuple[float, float]:
     for _ in range(repeats):
         wall, cpu = time.perf_counter(), time.process_time()
         work()
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def latency(
+    asks: Iterable[Callable[[], object]], fresh: bool, forget: Callable[[], None]
+) -> tuple[float, float]:
+    """Median wall and CPU seconds of one answer per ask. ``fresh``: ``forget`` empties the
+    caches before each (a first answer); else each ask is made twice and the second timed."""
+    walls, cpus = [], []
+    for ask in asks:
+        if fresh:
+            forget()
+        else:
+            ask()
+        wall, cpu = time.perf_counter(), time.process_time()
+        ask()
         walls.append(time.perf_counter() - wall)
         cpus.append(time.process_time() - cpu)
     return statistics.median(walls), statistics.median(cpus)

@@ -15,11 +15,10 @@ import os
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
+import functools  # noqa: E402
 import random  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
 
-from benchmarks.machine import header, on_one_core, timed  # noqa: E402
+from benchmarks.machine import header, latency, on_one_core, timed  # noqa: E402
 from yacht.dice import ROLLS  # noqa: E402
 from yacht.rules import CATEGORIES, preset_names, rules_by_name  # noqa: E402
 from yacht.strategy import hint, hints, solve  # noqa: E402
@@ -61,18 +60,18 @@ def hint_latency(preset: str, count: int, target: int | None, fresh: bool) -> tu
         used = [c for c in CATEGORIES if rng.random() < 0.5][:11]
         dice = list(rng.choice(ROLLS))
         cases.append((used, dice, rng.randrange(3), sum(rng.randrange(25) for _ in used)))
-    walls, cpus = [], []
-    for used, dice, left, banked in cases:
-        if fresh:
-            hints._expected_turn.cache_clear()
-            target_module._target_turn.cache_clear()
-        else:
-            hint(rules, used, dice, left, target=target, banked=banked if target else 0)
-        wall, cpu = time.perf_counter(), time.process_time()
-        hint(rules, used, dice, left, target=target, banked=banked if target else 0)
-        walls.append(time.perf_counter() - wall)
-        cpus.append(time.process_time() - cpu)
-    return statistics.median(walls), statistics.median(cpus)
+    asks = [
+        functools.partial(
+            hint, rules, used, dice, left, target=target, banked=banked if target else 0
+        )
+        for used, dice, left, banked in cases
+    ]
+
+    def forget() -> None:
+        hints._expected_turn.cache_clear()
+        target_module._target_turn.cache_clear()
+
+    return latency(asks, fresh, forget)
 
 
 def main() -> None:

@@ -17,11 +17,10 @@ import os
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
+import functools  # noqa: E402
 import random  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
 
-from benchmarks.machine import header, on_one_core, timed  # noqa: E402
+from benchmarks.machine import header, latency, on_one_core, timed  # noqa: E402
 from yacht.dice import ROLLS  # noqa: E402
 from yacht.rules import CATEGORIES, rules_by_name  # noqa: E402
 from yacht.strategy import solve  # noqa: E402
@@ -51,17 +50,11 @@ def hint_latency(opponents: int, count: int, fresh: bool) -> tuple[float, float]
             mask = sum(1 << c.index for c in used)
             seats.append(Seat(mask, 0, sum(rng.randrange(25) for _ in used)))
         cases.append((seats, list(rng.choice(ROLLS)), rng.randrange(3)))
-    walls, cpus = [], []
-    for seats, dice, left in cases:
-        if fresh:
-            win_module._matrix.cache_clear()
-        else:
-            seat_hint("traditional", seats[0], seats[1:], dice, left, depth=3)
-        wall, cpu = time.perf_counter(), time.process_time()
-        seat_hint("traditional", seats[0], seats[1:], dice, left, depth=3)
-        walls.append(time.perf_counter() - wall)
-        cpus.append(time.process_time() - cpu)
-    return statistics.median(walls), statistics.median(cpus)
+    asks = [
+        functools.partial(seat_hint, "traditional", seats[0], seats[1:], dice, left, depth=3)
+        for seats, dice, left in cases
+    ]
+    return latency(asks, fresh, win_module._matrix.cache_clear)
 
 
 def main() -> None:
