@@ -78,7 +78,7 @@ def settle_code() -> None:
     """Load the strategy code hints and bots use now, and take everything loaded so far out
     of the garbage collector's passes (:func:`gc.freeze`): code and module tables live as
     long as the server, and with them tracked, every full pass of a busy server took longer
-    (1,000 tables at 3 s think: p99 100-250 ms with them, 30-60 ms without, measured with
+    (1,000 tables at 3 s think: p99 100-250 ms with them, 18-40 ms without, measured with
     ``python -m benchmarks.loadrun 1000 3``)."""
     import gc
 

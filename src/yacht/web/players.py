@@ -26,7 +26,6 @@ __all__ = [
     "bot_levels",
     "bot_name",
     "check_bot",
-    "hint_options",
     "hint_reply",
     "prepare_win_tables",
     "review_json",
@@ -101,12 +100,6 @@ class BotSeat:
 
     def act(self, view: TurnView) -> Action:
         return self.bot.act(view, self.rng)
-
-
-def hint_options(view: TurnView, limit: int = 5) -> list[dict[str, Any]]:
-    """The best options of the current turn (the HintOption schema), best first."""
-    options: list[dict[str, Any]] = hint_reply(view, limit)["options"]
-    return options
 
 
 def hint_reply(view: TurnView, limit: int = 5) -> dict[str, Any]:
