@@ -1,10 +1,11 @@
 # Quick start: `make run` plays, `make test` checks everything. Both set up .venv first.
+# `make test-fast` is the edit-test loop: no services, no browser, no slow tests.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run play serve test lint typecheck pytest bench setup clean catalogs
+.PHONY: run play serve test test-fast services lint typecheck pytest bench setup clean catalogs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,17 +22,25 @@ serve: $(STAMP)
 	$(BIN)/yacht serve
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks conftest.py
+	$(BIN)/ruff format --check src tests benchmarks conftest.py
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Chromium, tmux, PostgreSQL and Redis (installed as root when missing, started on loopback);
+# their addresses go to build/services.env, which the test session reads.
+services:
+	bash .ci/services build/services.env
+
 pytest: $(STAMP)
 	$(BIN)/pytest
 
-test: lint typecheck pytest
+test: services lint typecheck pytest
+
+test-fast: $(STAMP)
+	$(BIN)/pytest -m "not slow and not services and not browser"
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

@@ -1,26 +1,22 @@
-"""PostgreSQL and Redis for the scale tests, started by the repository's own .ci/services.
+"""PostgreSQL and Redis for the scale tests, prepared before the session by ``make services``.
 
-CI exports YACHT_TEST_POSTGRES_URL and YACHT_TEST_REDIS_URL (``.ci/run``); on a developer
-machine without them the script is run from here: it installs the Debian packages when they
-are missing (as root) and starts both servers on 127.0.0.1 from a throwaway directory.
+``.ci/services`` installs and starts both on 127.0.0.1 and writes their addresses to
+``build/services.env``, which the root conftest.py reads into YACHT_TEST_POSTGRES_URL and
+YACHT_TEST_REDIS_URL. Nothing is installed or started from inside the test session: without the
+addresses the tests are skipped with one line (failed under YACHT_REQUIRE_ALL=1).
 """
 
 from __future__ import annotations
 
 import os
-import re
-import subprocess
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
+import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
-
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / ".ci" / "services"
 
 
 @dataclass(frozen=True)
@@ -30,21 +26,12 @@ class Services:
 
 
 def start_services() -> Services:
+    """The running services' addresses, or a skip naming what is missing."""
     postgres = os.environ.get("YACHT_TEST_POSTGRES_URL")
     redis = os.environ.get("YACHT_TEST_REDIS_URL")
-    if postgres and redis:
-        return Services(postgres, redis)
-    done = subprocess.run(
-        ["bash", str(SCRIPT)],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f".ci/services failed ({done.returncode}):\n{done.stderr}")
-    found = dict(re.findall(r"^export (\w+)='([^']*)'$", done.stdout, re.MULTILINE))
-    return Services(found["YACHT_TEST_POSTGRES_URL"], found["YACHT_TEST_REDIS_URL"])
+    if not (postgres and redis):
+        pytest.skip("PostgreSQL or Redis not running: `make services` starts them")
+    return Services(postgres, redis)
 
 
 @contextmanager

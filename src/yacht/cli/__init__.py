@@ -8,6 +8,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+import yacht
 from yacht.i18n import detect_language, translator
 
 __all__ = ["COMMANDS", "CommandError", "main"]
@@ -42,6 +43,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     _ = translator(detect_language()).gettext
     parser = _Parser(prog="yacht", description=_("The traditional Yacht dice game."))
+    parser.add_argument("--version", action="version", version=f"yacht {yacht.__version__}")
     subs = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name in COMMANDS:
         importlib.import_module(name).register(subs)
