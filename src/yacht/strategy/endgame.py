@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from yacht.rules import CATEGORIES, UPPER_CATEGORIES, Rules, rules_by_name
 from yacht.strategy import cache
-from yacht.strategy.tables import F64, I64, ScoreTable, score_table
+from yacht.strategy.tables import F64, FULL, I64, ScoreTable, by_category, score_table
 from yacht.strategy.turn import stop_values, turn_value
 
 __all__ = [
@@ -49,7 +49,6 @@ __all__ = [
     "settled",
 ]
 
-FULL = (1 << len(CATEGORIES)) - 1
 DEFAULT_DEPTH = 3
 """The deepest table the bots and hints use: built in a minute or two, then cached on disk."""
 
@@ -224,7 +223,6 @@ def _solve_mover(
 ) -> None:
     """Fill the rows of one mover's used-mask against every other-player mask of its level
     (``others`` sorted by reach, so that a batch shares one range of open leads)."""
-    open_ = [c for c in range(len(CATEGORIES)) if not mover >> c & 1]
     low = int(reach[mover])  # below lead -low the mover cannot even tie: 0
     lo = 0
     while lo < others.size:
@@ -233,13 +231,15 @@ def _solve_mover(
         part = others[lo : lo + batch]
         high = int(reach[part].max())
         leads = np.arange(-low, high + 1)
-        by_category: list[F64 | None] = [None] * len(CATEGORIES)
-        for c in open_:
-            after = _next_values(rank, row, values, spread, part, mover | (1 << c))
+
+        def scoring(c: int, mover_after: I64, part: I64 = part, leads: I64 = leads) -> F64:
+            after = _next_values(rank, row, values, spread, part, int(mover_after))
             # scoring s at lead d leads to d + s; ``after`` starts at lead -spread
             cols = (leads[None, :] + table.values[c][:, None]) + spread
-            by_category[c] = after[:, cols].transpose(1, 0, 2).reshape(cols.shape[0], -1)
-        win = turn_value(stop_values(table, by_category)).reshape(part.size, leads.size)
+            return after[:, cols].transpose(1, 0, 2).reshape(cols.shape[0], -1)
+
+        worth = by_category(mover, scoring)
+        win = turn_value(stop_values(table, worth)).reshape(part.size, leads.size)
         np.clip(win, 0.0, 1.0, out=win)  # rounding must not leave [0, 1]
         rows = row[rank[mover], rank[part]]
         values[rows, : spread - low] = 0.0

@@ -23,7 +23,7 @@ import numpy as np
 
 from yacht.rules import CATEGORIES, Category, Rules
 from yacht.strategy import cache
-from yacht.strategy.tables import F64, I64, ScoreTable, score_table
+from yacht.strategy.tables import F64, FULL, I64, ScoreTable, by_category, score_table
 from yacht.strategy.turn import (
     best_categories,
     best_keeps,
@@ -42,9 +42,6 @@ __all__ = [
     "mask_of",
     "solve",
 ]
-
-FULL = (1 << len(CATEGORIES)) - 1
-"""The used-mask of a full sheet."""
 
 CHUNK = 512
 """Columns (states) computed together: large enough for numpy, small enough for the cache."""
@@ -81,25 +78,17 @@ def layers() -> tuple[I64, ...]:
 def category_values(table: ScoreTable, values: F64, masks: I64, uppers: I64) -> list[F64 | None]:
     """Per category, per distinct score: points now plus the value of the state after scoring
     (-inf where the category is filled), for the states ``(masks[i], uppers[i])``."""
-    out: list[F64 | None] = []
-    for c in range(len(CATEGORIES)):
-        bit = 1 << c
-        open_ = (masks & bit) == 0
-        if not open_.any():
-            out.append(None)
-            continue
+
+    def scoring(c: int, after: I64) -> F64:
         pts = table.values[c][:, None]
-        after = masks | bit
-        if table.counts_upper[c]:
-            raised = table.raise_upper(uppers[None, :], c, pts)
-            gain = table.bonus_gain(uppers[None, :], c, pts)
-            g = (pts + gain) + values[after[None, :], raised]
-        else:
-            g = pts + values[after, uppers][None, :]
-        if not open_.all():
-            g[:, ~open_] = -np.inf
-        out.append(g)
-    return out
+        if not table.counts_upper[c]:
+            return pts + values[after, uppers][None, :]
+        raised = table.raise_upper(uppers[None, :], c, pts)
+        gain = table.bonus_gain(uppers[None, :], c, pts)
+        out: F64 = (pts + gain) + values[after[None, :], raised]
+        return out
+
+    return by_category(masks, scoring)
 
 
 def build_values(table: ScoreTable) -> F64:

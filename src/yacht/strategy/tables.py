@@ -22,6 +22,7 @@ import functools
 import itertools
 import operator
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import SupportsIndex
 
@@ -36,6 +37,7 @@ __all__ = [
     "DROP_DIE",
     "F64",
     "FIRST_ROLL",
+    "FULL",
     "I64",
     "KEEP_INDEX",
     "KEEP_START",
@@ -44,11 +46,15 @@ __all__ = [
     "SUB_KEEPS",
     "TRANSITION",
     "ScoreTable",
+    "by_category",
     "score_table",
 ]
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
+
+FULL = (1 << len(CATEGORIES)) - 1
+"""The used-category mask (bit ``Category.index``) of a full sheet."""
 
 KEEP_INDEX: dict[tuple[int, ...], int] = {k: i for i, k in enumerate(KEEPS)}
 ROLL_INDEX: dict[tuple[int, ...], int] = {r: i for i, r in enumerate(ROLLS)}
@@ -123,6 +129,31 @@ TRANSITION: F64 = np.array(
 
 FIRST_ROLL: F64 = TRANSITION[0].copy()
 """P(roll r) when all five dice are rolled."""
+
+
+def by_category(masks: I64 | int, scoring: Callable[[int, I64], F64]) -> list[F64 | None]:
+    """What scoring each category (sheet order) is worth from the states of ``masks``.
+
+    ``scoring(c, after)`` gives category ``c``'s values, a column per state (for an int
+    ``masks``, any columns), ``after`` being the used-masks once ``c`` is filled. Where ``c``
+    is filled already its column is -inf; a category filled in every state is ``None``.
+
+    >>> worth = by_category(np.array([FULL & ~1, FULL & ~2]), lambda c, after: 0.0 * after[None, :])
+    >>> [None if g is None else g.tolist() for g in worth[:3]]
+    [[[0.0, -inf]], [[-inf, 0.0]], None]
+    """
+    out: list[F64 | None] = []
+    for c in range(len(CATEGORIES)):
+        bit = 1 << c
+        open_ = (np.asarray(masks) & bit) == 0
+        if not open_.any():
+            out.append(None)
+            continue
+        worth = scoring(c, np.asarray(masks | bit, dtype=np.int64))
+        if not open_.all():
+            worth[:, ~open_] = -np.inf
+        out.append(worth)
+    return out
 
 
 @dataclass(frozen=True, eq=False)

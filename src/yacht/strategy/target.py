@@ -22,8 +22,8 @@ import numpy.typing as npt
 
 from yacht.rules import CATEGORIES, Category, Rules, rules_by_name
 from yacht.strategy import cache
-from yacht.strategy.solver import FULL, TurnPolicy, layers, solve
-from yacht.strategy.tables import F64, I64, ScoreTable, score_table
+from yacht.strategy.solver import TurnPolicy, layers, solve
+from yacht.strategy.tables import F64, FULL, I64, ScoreTable, by_category, score_table
 from yacht.strategy.turn import (
     TurnArrays,
     best_categories,
@@ -125,24 +125,16 @@ class TargetTable:
 def _category_values(
     t: TargetTable | _Partial, masks: I64, uppers: I64, needed: I64
 ) -> list[F64 | None]:
-    out: list[F64 | None] = []
-    for c in range(len(CATEGORIES)):
-        bit = 1 << c
-        open_ = (masks & bit) == 0
-        if not open_.any():
-            out.append(None)
-            continue
+    def scoring(c: int, after: I64) -> F64:
         pts = t.table.values[c][:, None]
-        after = (masks | bit)[None, :]
         raised = t.table.raise_upper(uppers[None, :], c, pts)
         rest = needed[None, :] - pts - t.table.bonus_gain(uppers[None, :], c, pts)
-        top = np.minimum(t.most[after, raised], t.limit) + 1
-        at = t.offsets[after, raised] + np.clip(rest, 0, top)
-        g = t.cells[np.minimum(at, t.cells.size - 1)]  # filled categories may point anywhere
-        if not open_.all():
-            g[:, ~open_] = -np.inf
-        out.append(g)
-    return out
+        top = np.minimum(t.most[after[None, :], raised], t.limit) + 1
+        at = t.offsets[after[None, :], raised] + np.clip(rest, 0, top)
+        out: F64 = t.cells[np.minimum(at, t.cells.size - 1)]  # filled ones may point anywhere
+        return out
+
+    return by_category(masks, scoring)
 
 
 @dataclass(frozen=True, eq=False)

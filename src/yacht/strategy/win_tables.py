@@ -36,10 +36,10 @@ import numpy as np
 import numpy.typing as npt
 
 from yacht.rules import CATEGORIES, UPPER_CATEGORIES, Category, Rules
-from yacht.strategy.endgame import FINISHED, FULL, Endgame, endgame, settled
+from yacht.strategy.endgame import FINISHED, Endgame, endgame, settled
 from yacht.strategy.remaining import Remaining, remaining
 from yacht.strategy.solver import category_values, solve
-from yacht.strategy.tables import F64, I64, KEEP_START, SUB_KEEPS, ScoreTable
+from yacht.strategy.tables import F64, FULL, I64, KEEP_START, SUB_KEEPS, ScoreTable, by_category
 from yacht.strategy.target import target_table
 from yacht.strategy.turn import keep_values, roll_values, stop_values
 
@@ -225,21 +225,14 @@ def endgame_columns(game: Endgame, rules: Rules, used: I64, leads: I64, other_us
     positions the endgame table covers (see :meth:`Endgame.covers`); ``leads`` are this
     player's total minus the other's, ``other_used`` the other player's used masks."""
     table = solve(rules).table
-    by_category: list[F64 | None] = []
-    for c in range(len(CATEGORIES)):
-        bit = 1 << c
-        open_ = (used & bit) == 0
-        if not open_.any():
-            by_category.append(None)
-            continue
-        after = used | bit
+
+    def scoring(c: int, after: I64) -> F64:
         rows = game.rows(other_used, after)
         rows = np.where((after == FULL) & (other_used == FULL), FINISHED, rows)
         pts = table.values[c][:, None]
-        win = 1.0 - game.values(rows[None, :], -(leads[None, :] + pts))
-        win[:, ~open_] = -np.inf
-        by_category.append(win)
-    return stack_rows(table, by_category, used.size)
+        return 1.0 - game.values(rows[None, :], -(leads[None, :] + pts))
+
+    return stack_rows(table, by_category(used, scoring), used.size)
 
 
 def rollout_columns(table: ScoreTable, scores: F64, used: I64) -> F64:
