@@ -12,7 +12,7 @@ from yacht.strategy import hint_for_view
 from yacht.strategy.win import win_hint_for_view
 from yacht.tui.app import YachtApp
 from yacht.tui.keys import TABLE_KEYS
-from yacht.tui.screens.dialogs import HelpScreen, HintScreen, help_text
+from yacht.tui.screens.dialogs import ConfirmScreen, HelpScreen, HintScreen, help_text
 from yacht.tui.screens.table import TableScreen
 from yacht.tui.seats import Seat, TableConfig
 
@@ -131,3 +131,22 @@ async def test_with_six_players_the_hint_opens_over_the_sheet(tmp_path: Path) ->
         assert isinstance(app.screen, TableScreen)
         await pilot.press("1")  # the table has its keys back
         assert game_of(app).held == {1}
+
+
+async def test_a_zero_is_confirmed_with_the_languages_own_letters(tmp_path: Path) -> None:
+    """Finnish asks Kyllä/Ei: E keeps the box open, K scores the zero; the dialog and the
+    help show K and E."""
+    config = TableConfig((Seat("Ann"),), lang="fi")
+    game = Game(config.names, dice=ScriptedDice([1, 2, 3, 4, 6] * 3))
+    game.apply("roll")
+    app = saved_app(tmp_path, config, game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("m")  # Yacht with 1 2 3 4 6: a zero
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "K tai Enter: kyllä.  E tai Esc: ei." in str(app.screen.query_one(".dim").render())
+        await pilot.press("e")
+        assert isinstance(app.screen, TableScreen)
+        assert Category.YACHT not in game_of(app).sheet(0)
+        await pilot.press("m", "k")
+        assert game_of(app).sheet(0)[Category.YACHT] == 0
+    assert "K, E" in help_text("fi")

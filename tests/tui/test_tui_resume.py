@@ -13,6 +13,7 @@ from yacht.dice import ScriptedDice
 from yacht.game import Game
 from yacht.tui.app import YachtApp
 from yacht.tui.saves import read_save, save_path, write_save
+from yacht.tui.screens.dialogs import ChoiceScreen
 from yacht.tui.screens.setup import SetupScreen
 from yacht.tui.screens.table import TableScreen
 from yacht.tui.seats import TableConfig
@@ -99,3 +100,37 @@ def test_a_damaged_save_is_reported_not_played(data_dir: Path) -> None:
     with pytest.raises(ValueError, match="cannot resume from"):
         read_save(data_dir)
     assert YachtApp(data_dir=data_dir).saved_description("en") is None
+
+
+@pytest.mark.parametrize(("lang", "new_key"), [("en", "n"), ("fi", "u")])
+async def test_starting_over_a_saved_game_asks_first(
+    data_dir: Path, lang: str, new_key: str
+) -> None:
+    """Enter on Start with a game saved asks: Esc goes back with the save intact, Enter
+    resumes it, and only the "new game" letter replaces it."""
+    config = TableConfig.default(lang)
+    game = Game(config.names, dice=ScriptedDice(faces()))
+    game.apply("roll")
+    game.apply("hold 1 2")
+    write_save(data_dir, config, game)
+    saved = save_path(data_dir).read_text()
+    app = YachtApp(data_dir=data_dir, bot_delay=0, lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        assert isinstance(app.screen, ChoiceScreen)
+        question = text_of(app, "#question")
+        assert "round 1" in question or "kierros 1" in question
+        await pilot.press("escape")
+        assert isinstance(app.screen, SetupScreen)
+        assert save_path(data_dir).read_text() == saved
+        await pilot.press("enter", "enter")  # the first answer: resume
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert game_of(app).to_json() == game.to_json()
+    app = YachtApp(data_dir=data_dir, bot_delay=0, lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", new_key)
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert game_of(app).version == 0
+        assert json.loads(save_path(data_dir).read_text())["game"]["events"] == []

@@ -1,43 +1,62 @@
-"""Modal dialogs: the yes/no question (scoring a zero) and the help screen (``?``)."""
+"""Modal dialogs: the yes/no question (scoring a zero), the choice about a saved game, and
+the help screen (``?``). Answer letters are the player's language's (Y/N, K/E, J/N...);
+the English Y and N work too."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.events import Key
 from textual.markup import escape
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from yacht.tui.keys import TABLE_KEYS
-from yacht.tui.text import gettext_for
+from yacht.tui.text import N_, gettext_for
 from yacht.tui.widgets.panels import HintPanel
 
-__all__ = ["ConfirmScreen", "HelpScreen", "HintScreen", "help_text"]
+__all__ = ["ChoiceScreen", "ConfirmScreen", "HelpScreen", "HintScreen", "answer_keys", "help_text"]
+
+YES_KEY = N_("Y")  # the letter of "yes" in the player's language
+NO_KEY = N_("N")
+
+
+def answer_keys(lang: str) -> tuple[str, str]:
+    """The yes and no letters of a language, as shown (capitals).
+
+    >>> answer_keys("fi"), answer_keys("en")
+    (('K', 'E'), ('Y', 'N'))
+    """
+    _ = gettext_for(lang)
+    return _(YES_KEY), _(NO_KEY)
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """A question answered Yes (Y, Enter) or No (N, Esc)."""
+    """A question answered yes (its letter, Enter) or no (its letter, Esc)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "answer(True)", "Yes", show=False),
-        Binding("n,escape", "answer(False)", "No", show=False),
+        Binding("enter", "answer(True)", "Yes", show=False),
+        Binding("escape", "answer(False)", "No", show=False),
     ]
 
     def __init__(self, question: str, lang: str) -> None:
         super().__init__()
         self.question = question
+        self.lang = lang
         self._ = gettext_for(lang)
 
     def compose(self) -> ComposeResult:
         _ = self._
+        yes, no = answer_keys(self.lang)
+        keys = _("{yes} or Enter: yes.  {no} or Esc: no.").format(yes=yes, no=no)
         with Vertical(id="dialog", classes="dialog"):
             yield Static(escape(self.question), id="question")
-            yield Static(escape(_("Y or Enter: yes.  N or Esc: no.")), classes="dim")
+            yield Static(escape(keys), classes="dim")
             with Horizontal(classes="buttons"):
                 yield Button(_("Yes"), id="yes", variant="warning", compact=True)
                 yield Button(_("No"), id="no", variant="primary", compact=True)
@@ -45,6 +64,16 @@ class ConfirmScreen(ModalScreen[bool]):
     def on_mount(self) -> None:
         for button in self.query(Button):
             button.can_focus = False
+
+    def on_key(self, event: Key) -> None:
+        letter = (event.character or "").lower()
+        yes, no = (k.lower() for k in answer_keys(self.lang))
+        if letter in (yes, "y"):
+            event.stop()
+            self.dismiss(True)
+        elif letter in (no, "n"):
+            event.stop()
+            self.dismiss(False)
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
@@ -55,15 +84,69 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
+class ChoiceScreen(ModalScreen[str | None]):
+    """A question with a few answers, each with a letter and a button; Enter takes the
+    first answer, Esc none (None)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "answer('')", "Back", show=False),
+    ]
+
+    def __init__(self, question: str, choices: Sequence[tuple[str, str, str]], lang: str) -> None:
+        """``choices``: (letter, label, value); the letter is shown and pressed (any case)."""
+        super().__init__()
+        self.question = question
+        self.choices = list(choices)
+        self._ = gettext_for(lang)
+
+    def compose(self) -> ComposeResult:
+        _ = self._
+        with Vertical(id="dialog", classes="dialog"):
+            yield Static(escape(self.question), id="question")
+            with Vertical(classes="choices"):
+                for n, (letter, label, value) in enumerate(self.choices):
+                    variant = "primary" if n == 0 else "warning"
+                    text = f"{letter}  {label}"
+                    yield Button(text, id=f"choice-{value}", variant=variant, compact=True)  # type: ignore[arg-type]
+            first = self.choices[0][1]
+            keys = _("Enter: {first}.  Esc: back.").format(first=first)
+            yield Static(escape(keys), classes="dim")
+
+    def on_mount(self) -> None:
+        for button in self.query(Button):
+            button.can_focus = False
+
+    def on_key(self, event: Key) -> None:
+        letter = (event.character or "").lower()
+        if event.key == "enter":
+            event.stop()
+            self.dismiss(self.choices[0][2])
+            return
+        for key, _label, value in self.choices:
+            if letter and letter == key.lower():
+                event.stop()
+                self.dismiss(value)
+                return
+
+    def action_answer(self, value: str) -> None:
+        self.dismiss(value or None)
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(str(event.button.id).removeprefix("choice-"))
+
+
 def help_text(lang: str) -> str:
     """Every key of the table and what it does, one per line."""
     _ = gettext_for(lang)
     lines = [f"[b]{escape(_(k.display)):>13}[/b]  {escape(_(k.description))}" for k in TABLE_KEYS]
     close = _("Close this help, a question or the hint panel")
     answer = _("Answer a question: yes (Enter also says yes) or no")
+    letters = ", ".join(answer_keys(lang))
     lines += [
         f"[b]{'Esc':>13}[/b]  {escape(close)}",
-        f"[b]{'Y, N':>13}[/b]  {escape(answer)}",
+        f"[b]{letters:>13}[/b]  {escape(answer)}",
         "",
         escape(_("Mouse: click a die to hold it, a sheet row to score it, a button to act.")),
         escape(_("Numbers in parentheses: what the dice would score in that open box.")),

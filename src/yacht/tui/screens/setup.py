@@ -16,6 +16,7 @@ from textual.widgets import Button, Checkbox, Input, Select, Static
 from yacht.game import MAX_PLAYERS
 from yacht.i18n import LANGUAGES
 from yacht.rules import preset_names
+from yacht.tui.screens.dialogs import ChoiceScreen
 from yacht.tui.seats import BOT_KINDS, HUMAN, Seat, TableConfig, default_name, kind_label
 from yacht.tui.text import gettext_for
 
@@ -169,7 +170,22 @@ class SetupScreen(Screen[None]):
 
         app = self.app
         assert isinstance(app, YachtApp)
-        app.start_game(TableConfig.from_json(self.form()))
+        config = TableConfig.from_json(self.form())
+        if not self.saved:
+            app.start_game(config)
+            return
+        _ = self._
+        resume, new = _("Resume the saved game"), _("New game: the saved game is deleted")
+        question = self.saved + "\n" + _("Starting a new game deletes it.")
+        choices = [(resume[0].upper(), resume, "resume"), (new[0].upper(), new, "new")]
+
+        def answered(choice: str | None) -> None:
+            if choice == "resume":
+                app.resume()
+            elif choice == "new":
+                app.start_game(config)
+
+        app.push_screen(ChoiceScreen(question, choices, self.lang), answered)
 
     @on(Input.Submitted)
     def submitted(self) -> None:
