@@ -107,7 +107,7 @@ TAMPERED: list[tuple[str, Tamper, str]] = [
     ("start type", setitem(["start"], 5), "'start' must be an object"),
     ("start rule", setitem(["start", "rule"], "dice"), "unknown start rule"),
     ("start first", setitem(["start", "first"], 2), "does not follow from its rolls"),
-    ("start rolls", setitem(["start", "rolls"], [[1, 1, 1]]), "does not follow from its rolls"),
+    ("start rolls", setitem(["start", "rolls"], [[1, 1, 1]]), "are not a roll-off start"),
     ("start roll face", setitem(["start", "rolls"], [[9, 1, 1]]), "scripted faces"),
     ("start rolls type", setitem(["start", "rolls"], [5]), "lists of faces"),
     ("undo type", setitem(["house_rules", "undo"], "yes"), "'undo' must be true or false"),

@@ -30,6 +30,7 @@ __all__ = [
     "Hold",
     "IllegalActionError",
     "InvalidActionError",
+    "InvalidRollError",
     "NoRollsLeftError",
     "NotRolledError",
     "NotYourTurnError",
@@ -47,6 +48,10 @@ class GameError(ValueError):
 
 class InvalidActionError(GameError):
     """The action cannot be parsed or is malformed (wrong words, positions, types)."""
+
+
+class InvalidRollError(InvalidActionError):
+    """A given roll the dice cannot show: not five faces from 1 to 6, or a held die changed."""
 
 
 class IllegalActionError(GameError):

@@ -14,10 +14,20 @@ Traceback (most recent call last):
 yacht.actions.NotRolledError: cannot 'score ones': roll first (Bob's turn, round 1, ...)
 
 An action either applies completely or raises a subclass of ValueError and changes nothing.
+
+Chance is in the open: a roll draws from the game's dice source, or applies the dice it is
+given (a replay, a search, a test), and a copy plays on without touching the original:
+
+>>> g.apply("roll", dice=[2, 2, 5, 5, 5]).dice
+(2, 2, 5, 5, 5)
+>>> trial = g.copy()
+>>> trial.apply("score full_house").points, g.phase
+(19, <Phase.DECIDE: 'decide'>)
 """
 
 from __future__ import annotations
 
+import copy as copying
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -31,6 +41,7 @@ from yacht.actions import (
     GameOverError,
     Hold,
     InvalidActionError,
+    InvalidRollError,
     NoRollsLeftError,
     NotRolledError,
     NotYourTurnError,
@@ -45,11 +56,12 @@ from yacht.rules import (
     CATEGORIES,
     UPPER_CATEGORIES,
     Category,
+    InvalidDiceError,
     Rules,
     rules_by_name,
     validate_dice,
 )
-from yacht.start import START_RULES, choose_first
+from yacht.start import START_RULES, choose_first, replay_start
 
 __all__ = [
     "FORMAT_VERSION",
@@ -127,7 +139,12 @@ class TurnView:
 
 
 class Game:
-    """A game: a preset, 1-6 named players, an injected dice source and an event log."""
+    """A game: a preset, 1-6 named players, an injected dice source and an event log.
+
+    ``start_rolls``, when given, are the dice the start (``roll-off`` or ``random``) showed,
+    as :attr:`start_rolls` holds them: the first player follows from them (a ValueError if
+    they are not exactly such a start). Otherwise the start draws from the dice source.
+    """
 
     def __init__(
         self,
@@ -137,8 +154,7 @@ class Game:
         *,
         start: str = "seat",
         undo: bool = False,
-        _first: int | None = None,
-        _start_rolls: Sequence[Sequence[int]] = (),
+        start_rolls: Sequence[Sequence[int]] | None = None,
     ) -> None:
         names = [players] if isinstance(players, str) else list(players)
         if not 1 <= len(names) <= MAX_PLAYERS or not all(
@@ -152,10 +168,11 @@ class Game:
         self.dice_source: DiceSource = dice if dice is not None else RandomDice()
         self.start_rule = start
         self.undo_allowed = undo
-        if _first is None:
-            _first, _start_rolls = choose_first(start, len(self.players), self.dice_source)
-        self.first = _first
-        self.start_rolls = [list(r) for r in _start_rolls]
+        if start_rolls is None:
+            self.first, start_rolls = choose_first(start, len(self.players), self.dice_source)
+        else:
+            self.first = replay_start(start, len(self.players), start_rolls)
+        self.start_rolls = [list(r) for r in start_rolls]
         self.events: list[Event] = []
         self._sheets: list[dict[Category, int]] = [{} for _ in self.players]
         self._dice: tuple[int, ...] | None = None
@@ -287,20 +304,31 @@ class Game:
             out.extend(s for s in _SCORES if s.category not in sheet)
         return out
 
-    def apply(self, action: Action | str, *, player: int | None = None) -> Event:
-        """Validate and apply one action; return its event. Illegal: raise, change nothing.
-
-        ``player``, when given, must be the player whose turn it is.
-        """
-        return self._apply(action, player=player)
-
-    def _apply(
+    def apply(
         self,
         action: Action | str,
         *,
         player: int | None = None,
-        forced_dice: Sequence[int] | None = None,
+        dice: Sequence[int] | None = None,
     ) -> Event:
+        """Validate and apply one action; return its event. Illegal: raise, change nothing.
+
+        ``player``, when given, must be the player whose turn it is. ``dice``, only with a
+        roll: the five dice on the table after it (held ones unchanged), applied instead of
+        drawing from the dice source, which is left where it was.
+
+        >>> g = Game(["Ann"])
+        >>> g.apply("roll", dice=[1, 2, 3, 4, 9])
+        Traceback (most recent call last):
+        ...
+        yacht.actions.InvalidRollError: cannot roll [1, 2, 3, 4, 9]: invalid dice: ...
+        >>> g.apply("roll", dice=[1, 1, 3, 4, 6]).dice, g.apply("hold 1 2").dice
+        ((1, 1, 3, 4, 6), None)
+        >>> g.apply("roll", dice=[2, 1, 5, 5, 5])
+        Traceback (most recent call last):
+        ...
+        yacht.actions.InvalidRollError: cannot roll [2, 1, 5, 5, 5]: it changes held dice (Ann's ...
+        """
         if isinstance(action, str):
             try:
                 act = Action.parse(action)
@@ -313,6 +341,8 @@ class Game:
                 f"invalid action: {action!r} (expected an action or its text; {self.describe()})"
             )
         said = repr(action if isinstance(action, str) else str(act))
+        if dice is not None and not isinstance(act, Roll):
+            raise InvalidActionError(f"cannot {said} with dice {dice!r}: only a roll shows dice")
         if self.finished:
             raise GameOverError(f"cannot {said}: {self.describe()}")
         if isinstance(act, Undo):
@@ -320,21 +350,21 @@ class Game:
         if player is not None and player != self.current:
             raise NotYourTurnError(f"cannot {said} for player {player!r}: it is {self.describe()}")
         if isinstance(act, Roll):
-            return self._roll(act, forced_dice, said)
+            return self._roll(act, dice, said)
         if isinstance(act, Hold):
             return self._hold(act, said)
         if isinstance(act, Score):
             return self._score(act, said)
         raise InvalidActionError(f"invalid action: {action!r} ({self.describe()})")
 
-    def _roll(self, act: Roll, forced: Sequence[int] | None, said: str) -> Event:
+    def _roll(self, act: Roll, given: Sequence[int] | None, said: str) -> Event:
         if self.rolls_left == 0:
             raise NoRollsLeftError(
                 f"cannot {said}: no rolls left, score a category ({self.describe()})"
             )
         held = self._held if self._dice is not None else frozenset()
         free = [p for p in range(1, 6) if p not in held]
-        if forced is None:
+        if given is None:
             new = [int(f) for f in self.dice_source.roll(len(free))]
             if len(new) != len(free) or not all(1 <= f <= 6 for f in new):
                 raise RuntimeError(f"dice source returned {new!r} for {len(free)} dice")
@@ -343,9 +373,14 @@ class Game:
                 faces[p - 1] = f
             dice = tuple(faces)
         else:
-            dice = validate_dice(forced)
+            try:
+                dice = validate_dice(given)
+            except InvalidDiceError as e:
+                raise InvalidRollError(f"cannot roll {given!r}: {e} ({self.describe()})") from None
             if self._dice is not None and any(dice[p - 1] != self._dice[p - 1] for p in held):
-                raise ValueError(f"replayed roll {dice!r} changes held dice of {self._dice!r}")
+                raise InvalidRollError(
+                    f"cannot roll {given!r}: it changes held dice ({self.describe()})"
+                )
         self._dice, self._rolls = dice, self._rolls + 1
         return self._log(Event(self.current, act, dice))
 
@@ -374,6 +409,23 @@ class Game:
         self._turns += 1
         self._dice, self._held, self._rolls = None, frozenset(), 0
         return self._log(event)
+
+    def copy(self, dice: DiceSource | None = None) -> Game:
+        """An independent game in the same state, with the same log; by default its dice
+        source is a copy of this one's (the same rolls to come), else ``dice``.
+
+        >>> from yacht.dice import RandomDice
+        >>> g = Game(["Ann"], dice=RandomDice(seed=3))
+        >>> a, b = g.copy(), g.copy()
+        >>> a.apply("roll").dice == b.apply("roll").dice, g.version
+        (True, 0)
+        """
+        twin = copying.copy(self)
+        twin.dice_source = copying.deepcopy(self.dice_source) if dice is None else dice
+        twin.start_rolls = [list(r) for r in self.start_rolls]
+        twin.events = list(self.events)
+        twin._sheets = [dict(s) for s in self._sheets]
+        return twin
 
     def _can_undo(self) -> bool:
         return (

@@ -27,10 +27,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from yacht.actions import Action, GameError, Roll
-from yacht.dice import DiceExhaustedError, DiceSource, ScriptedDice, dice_from_description
+from yacht.dice import DiceSource, dice_from_description
 from yacht.fields import field, is_int
 from yacht.rules import rules_by_name
-from yacht.start import choose_first
 
 if TYPE_CHECKING:
     from yacht.game import Game
@@ -87,26 +86,20 @@ def _replay(cls: type[Game], data: Mapping[str, Any], dice: DiceSource | None) -
     rule = field(start, "rule", str, "seat")
     first = field(start, "first", int, 0)
     rolls = field(start, "rolls", list, [])
-    if not all(isinstance(r, list) for r in rolls):
-        raise ValueError(f"start rolls must be lists of faces, got {rolls!r}")
     undo = field(field(data, "house_rules", Mapping, {}), "undo", bool, False)
     events = field(data, "events", list)
     if dice is None and "dice" in data:
         dice = dice_from_description(data["dice"])
-    game = cls(players, rules, dice, start=rule, undo=undo, _first=first, _start_rolls=rolls)
-    try:
-        replayed = choose_first(rule, len(game.players), ScriptedDice(f for r in rolls for f in r))
-    except DiceExhaustedError:
-        replayed = None  # the rolls end before anyone has won the start
-    if replayed != (first, rolls):
+    game = cls(players, rules, dice, start=rule, undo=undo, start_rolls=rolls)
+    if game.first != first:
         raise ValueError(f"start {dict(start)!r} does not follow from its rolls")
     for i, raw in enumerate(events):
         if not isinstance(raw, Mapping):
             raise ValueError(f"event {i} is not an object: {raw!r}")
         act = Action.parse(field(raw, "action", str))
-        forced = field(raw, "dice", list) if isinstance(act, Roll) else None
+        shown = field(raw, "dice", list) if isinstance(act, Roll) else None
         try:
-            event = game._apply(act, player=field(raw, "player", int), forced_dice=forced)
+            event = game.apply(act, player=field(raw, "player", int), dice=shown)
         except GameError as e:
             raise ValueError(f"event {i} {dict(raw)!r} is illegal: {e}") from None
         if dict(raw) != event.to_json():

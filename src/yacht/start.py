@@ -10,13 +10,24 @@ can show and check them.
 (2, [[5, 6, 6], [2, 4]])
 >>> choose_first("random", 2, ScriptedDice([5, 2]))
 (1, [[5], [2]])
+
+A replay gives the rolls instead, and gets the seat they decide:
+
+>>> replay_start("roll-off", 3, [[5, 6, 6], [2, 4]])
+2
+>>> replay_start("roll-off", 3, [[5, 6, 6]])
+Traceback (most recent call last):
+...
+ValueError: start rolls [[5, 6, 6]] are not a roll-off start for 3 players
 """
 
 from __future__ import annotations
 
-from yacht.dice import DiceSource
+from collections.abc import Sequence
 
-__all__ = ["START_RULES", "choose_first"]
+from yacht.dice import DiceExhaustedError, DiceSource, ScriptedDice
+
+__all__ = ["START_RULES", "choose_first", "replay_start"]
 
 START_RULES = ("seat", "roll-off", "random")
 
@@ -42,3 +53,18 @@ def choose_first(rule: str, n: int, source: DiceSource) -> tuple[int, list[list[
         contenders = [p for p, f in zip(contenders, faces, strict=True) if f == top]
         if len(contenders) == 1:
             return contenders[0], rolls
+
+
+def replay_start(rule: str, n: int, rolls: Sequence[Sequence[int]]) -> int:
+    """The seat that starts when the start's dice showed ``rolls``; ValueError unless they are
+    exactly the rolls that decide a ``rule`` start for ``n`` players."""
+    if not all(isinstance(r, Sequence) and not isinstance(r, str) for r in rolls):
+        raise ValueError(f"start rolls must be lists of faces, got {rolls!r}")
+    given = [list(r) for r in rolls]
+    try:
+        first, replayed = choose_first(rule, n, ScriptedDice(f for r in given for f in r))
+    except DiceExhaustedError:
+        replayed = None  # the rolls end before anyone has won the start
+    if replayed != given:
+        raise ValueError(f"start rolls {given!r} are not a {rule} start for {n} players")
+    return first

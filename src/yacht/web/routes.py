@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
 
-from yacht.actions import Action, Roll
+from yacht.actions import Roll
 from yacht.dice import ScriptedDice
 from yacht.game import Game
 from yacht.i18n import LANGUAGES
@@ -194,18 +194,20 @@ async def replay(game_id: GameId, request: Request) -> Replay:
 
 
 def frames(game: Game) -> list[Frame]:
-    """The game after each of its events, by replaying them on a fresh game."""
-    data = {k: v for k, v in game.to_json().items() if k not in ("totals", "winners")}
-    again = Game.from_json({**data, "events": []}, dice=ScriptedDice([]))
+    """The game after each of its events, by replaying them on a fresh game: every roll is
+    given the dice the log shows (its empty dice source is never drawn)."""
+    again = Game(
+        game.players,
+        game.rules,
+        ScriptedDice([]),
+        start=game.start_rule,
+        undo=game.undo_allowed,
+        start_rolls=game.start_rolls,
+    )
     out = [_frame(again, None)]
     for event in game.events:
-        action: Action = event.action
-        if isinstance(action, Roll) and event.dice is not None:
-            held = again.held if again.dice is not None else frozenset()
-            again.dice_source = ScriptedDice(
-                [f for p, f in enumerate(event.dice, start=1) if p not in held]
-            )
-        again.apply(action, player=event.player)
+        shown = event.dice if isinstance(event.action, Roll) else None
+        again.apply(event.action, player=event.player, dice=shown)
         out.append(_frame(again, event_out(again.version, again.events[-1])))
     return out
 
