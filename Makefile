@@ -5,12 +5,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run play serve test test-fast services lint typecheck pytest bench setup clean catalogs
+.PHONY: run play serve test test-fast services docs lint typecheck pytest bench setup clean catalogs
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[all,test]'
+	$(BIN)/pip install --quiet -e '.[all,test,docs]'
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -41,6 +41,10 @@ test: services lint typecheck pytest
 
 test-fast: $(STAMP)
 	$(BIN)/pytest -m "not slow and not services and not browser"
+
+# The documentation site (MkDocs Material, API pages from the docstrings) into build/site.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict --site-dir build/site
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

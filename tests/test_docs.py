@@ -1,0 +1,170 @@
+"""The README and the documentation site: short front door, links that lead somewhere, examples
+that run as shown, and a site that builds strictly."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+YACHT = Path(sys.executable).with_name("yacht")
+
+# [text](target) and ![alt](target), not inside inline code; a target may carry a "title"
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
+FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+INLINE_CODE = re.compile(r"`[^`\n]*`")
+
+
+def markdown_files() -> list[Path]:
+    return [README, *sorted(DOCS.rglob("*.md"))]
+
+
+def relative_links(path: Path) -> list[str]:
+    """Every link of ``path`` that points into the repository (no scheme, not only an anchor)."""
+    text = INLINE_CODE.sub("", FENCE.sub("", path.read_text(encoding="utf-8")))
+    targets = [m.group(1) for m in LINK.finditer(text)]
+    return [t for t in targets if not re.match(r"^[a-z][a-z0-9+.-]*:", t) and not t.startswith("#")]
+
+
+def broken_links(path: Path) -> list[str]:
+    broken = []
+    for target in relative_links(path):
+        file = target.split("#", 1)[0]
+        if not (path.parent / file).exists():
+            broken.append(target)
+    return broken
+
+
+def test_readme_is_a_front_door_of_at_most_250_lines() -> None:
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 250, f"README.md has {len(lines)} lines; move detail into docs/"
+
+
+def test_readme_links_into_the_docs_and_shows_both_faces() -> None:
+    links = relative_links(README)
+    assert "docs/images/terminal.svg" in links and "docs/images/web.png" in links
+    assert sum(link.startswith("docs/") and link.endswith(".md") for link in links) >= 10
+
+
+@pytest.mark.parametrize("path", markdown_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_points_at_a_file_that_exists(path: Path) -> None:
+    assert broken_links(path) == []
+
+
+def test_the_link_check_finds_a_broken_link(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    (tmp_path / "there.md").write_text("# there\n")
+    page.write_text(
+        "[ok](there.md#a) [gone](missing.md) ![img](images/none.png) [web](https://x.org)\n"
+        "`[code](not-a-link.md)` [anchor](#here)\n"
+    )
+    assert broken_links(page) == ["missing.md", "images/none.png"]
+
+
+def test_images_are_small() -> None:
+    images = sorted((DOCS / "images").iterdir())
+    assert {p.name for p in images} >= {"terminal.svg", "web.png"}
+    for image in images:
+        assert image.stat().st_size < 300_000, f"{image.name}: keep screenshots under 300 KB"
+
+
+def test_the_readme_library_example_runs_as_shown() -> None:
+    text = README.read_text(encoding="utf-8")
+    block = re.search(r"```pycon\n(.*?)```", text, re.S)
+    assert block is not None
+    test = doctest.DocTestParser().get_doctest(block.group(1), {}, "README", str(README), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 5
+
+
+def console_blocks() -> list[tuple[list[str], list[str]]]:
+    """The README's ``console`` blocks: the command's arguments, the lines typed at ``Ann>``
+    prompts, and every other line as the expected output."""
+    text = README.read_text(encoding="utf-8")
+    found = []
+    for block in re.findall(r"```console\n(.*?)```", text, re.S):
+        lines = block.splitlines()
+        assert lines[0].startswith("$ yacht ")
+        found.append((lines[0][2:].split()[1:], lines[1:]))
+    return found
+
+
+@pytest.mark.parametrize("args,shown", console_blocks(), ids=lambda v: " ".join(v)[:30])
+def test_the_readme_command_examples_print_what_they_show(
+    args: list[str], shown: list[str]
+) -> None:
+    typed = [line.split("> ", 1)[1] for line in shown if re.match(r"^\w+> ", line)]
+    run = subprocess.run(
+        [str(YACHT), *args],
+        input="".join(f"{line}\n" for line in typed) + "quit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    out = run.stdout.splitlines()
+    expected = [line for line in shown if not re.match(r"^\w+> ", line)]
+    # each shown line appears, in order (the sheets between them are left out of the README)
+    at = 0
+    for line in expected:
+        assert line in out[at:], f"{line!r} not printed by yacht {' '.join(args)}"
+        at = out.index(line, at) + 1
+
+
+def load_extension() -> ModuleType:
+    pytest.importorskip("griffe", reason="griffe missing: pip install 'yacht[docs]'")
+    path = DOCS / "griffe_docstrings.py"
+    spec = importlib.util.spec_from_file_location("griffe_docstrings", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_docstrings_become_markdown_for_the_api_pages() -> None:
+    markdown = load_extension().markdown
+    text = "Points.\n>>> score([6, 6], 'x')[:2]\n[6, 6]\n\nSee :func:`~yacht.rules.score`."
+    assert markdown(text) == (
+        "Points.\n\n```pycon\n>>> score([6, 6], 'x')[:2]\n[6, 6]\n```\n\nSee `score`."
+    )
+    assert markdown("Uses :mod:`yacht.dice` and ``code``.") == "Uses `yacht.dice` and ``code``."
+    indented = "Example:\n\n    >>> 1\n    1\n"
+    assert markdown(indented) == "Example:\n\n    ```pycon\n    >>> 1\n    1\n    ```\n"
+
+
+@pytest.mark.slow
+def test_the_site_builds_strictly(tmp_path: Path) -> None:
+    """``make docs``: a broken link, a missing page or an unknown reference fails the build."""
+    mkdocs = Path(sys.executable).with_name("mkdocs")
+    if not mkdocs.exists() and shutil.which("mkdocs") is None:
+        pytest.skip("mkdocs missing: pip install 'yacht[docs]'")
+    site = tmp_path / "site"
+    run = subprocess.run(
+        [str(mkdocs), "build", "--strict", "--site-dir", str(site)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env={"NO_MKDOCS_2_WARNING": "1", "PATH": str(mkdocs.parent), "HOME": str(tmp_path)},
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "images/terminal.svg" in index and "images/web.png" in index
+    reference = (site / "reference" / "core" / "index.html").read_text(encoding="utf-8")
+    assert 'id="yacht.game.Game"' in reference and 'id="yacht.rules.score"' in reference
+    assert "language-pycon" in reference or "highlight" in reference
+    changelog = (site / "changelog" / "index.html").read_text(encoding="utf-8")
+    assert "Unreleased" in changelog
