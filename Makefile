@@ -37,7 +37,7 @@ services:
 pytest: $(STAMP)
 	$(BIN)/pytest
 
-test: services lint typecheck pytest
+test: services lint typecheck docs pytest
 
 test-fast: $(STAMP)
 	$(BIN)/pytest -m "not slow and not services and not browser"
