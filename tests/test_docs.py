@@ -142,6 +142,10 @@ def test_docstrings_become_markdown_for_the_api_pages() -> None:
     assert markdown("Uses :mod:`yacht.dice` and ``code``.") == "Uses `yacht.dice` and ``code``."
     indented = "Example:\n\n    >>> 1\n    1\n"
     assert markdown(indented) == "Example:\n\n    ```pycon\n    >>> 1\n    1\n    ```\n"
+    terms = "Intro.\n\nValues (:func:`solve`)\n    one\n    two\n\nText\nmore\n    code\n"
+    assert markdown(terms) == (
+        "Intro.\n\nValues (`solve`)\n:   one\n    two\n\nText\nmore\n    code\n"
+    )
 
 
 @pytest.mark.slow
