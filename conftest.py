@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["pytester"]  # tests/test_require_all.py runs these rules on a suite of its own
+
 ROOT = Path(__file__).resolve().parent
 SERVICES_ENV = ROOT / "build" / "services.env"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -72,6 +74,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "services: needs PostgreSQL and Redis (make services)",
         "browser: drives Chromium (make services installs it as root)",
         "slow: takes more than a few seconds (make test-fast leaves it out)",
+        "rl: runs Stable-Baselines3 and torch (extra yacht[rl], part of yacht[test])",
     ):
         config.addinivalue_line("markers", line)
 
