@@ -31,7 +31,8 @@ from yacht.cli.core import parse_language, parse_preset
 from yacht.dice import RandomDice
 from yacht.game import MAX_PLAYERS, MAX_ROLLS, START_RULES, Game
 from yacht.i18n import category_label, detect_language, translator
-from yacht.rules import CATEGORIES, UPPER_CATEGORIES
+from yacht.rules import CATEGORIES
+from yacht.sheet import sheet_rows
 
 __all__ = ["PlainGame", "cmd_play", "register"]
 
@@ -220,23 +221,13 @@ class PlainGame:
         """The score sheet; the current player's open rows show what the dice would score."""
         _ = self._
         g = self.game
-        rules = g.rules
-        rows: list[tuple[str, list[str]]] = []
-        for category in CATEGORIES:
-            cells = []
-            for p in range(len(g.players)):
-                filled = g.sheet(p).get(category)
-                if filled is not None:
-                    cells.append(str(filled))
-                elif p == g.current and g.dice is not None and not g.finished:
-                    cells.append(f"({g.potential(category)})")
-                else:
-                    cells.append("")
-            rows.append((category_label(category, self.lang), cells))
-        if rules.upper_bonus is not None:
-            bonus = [str(rules.bonus(sum(s.get(c, 0) for c in UPPER_CATEGORIES))) for s in g.sheets]
-            rows.append((_("Bonus"), bonus))
-        rows.append((_("Total"), [str(t) for t in g.totals]))
+        rows: list[tuple[str, tuple[str, ...]]] = []
+        for row in sheet_rows(g):
+            if row.category is not None:
+                label = category_label(row.category, self.lang)
+            else:
+                label = _("Bonus") if row.kind == "bonus" else _("Total")
+            rows.append((label, row.cells))
         w = max(len(label) for label, _cells in rows)
         cols = [max(6, len(n)) for n in g.players]
         head = (

@@ -14,7 +14,8 @@ from textual.widgets import Static
 
 from yacht.game import Game
 from yacht.i18n import category_label
-from yacht.rules import CATEGORIES, UPPER_CATEGORIES, Category
+from yacht.rules import CATEGORIES, Category
+from yacht.sheet import sheet_rows
 from yacht.tui.text import gettext_for
 
 __all__ = ["CATEGORY_KEYS", "Sheet", "SheetRow", "column_width"]
@@ -78,11 +79,9 @@ class Sheet(Vertical):
 
     def compose(self) -> ComposeResult:
         yield self._row(None, "header", "row-header")
-        for category in CATEGORIES:
-            yield self._row(category, "category", f"row-{category.value}")
-            if self.game.rules.upper_bonus is not None and category is UPPER_CATEGORIES[-1]:
-                yield self._row(None, "bonus", "row-bonus")
-        yield self._row(None, "total", "row-total")
+        for line in sheet_rows(self.game):
+            name = line.kind if line.category is None else line.category.value
+            yield self._row(line.category, line.kind, f"row-{name}")
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.show)  # is_mounted is only true after this handler
@@ -145,29 +144,18 @@ class Sheet(Vertical):
             names.append(mark + name[: self.widths[p] - 2])
         self._put("row-header", self._line("", _("Category"), names, head=True))
         own = g.sheet(g.current)
-        for category in CATEGORIES:
-            cells = []
-            for p in range(len(g.players)):
-                filled = g.sheet(p).get(category)
-                if filled is not None:
-                    cells.append(str(filled))
-                elif p == g.current and g.dice is not None:
-                    cells.append(f"({g.potential(category)})")
+        for line in sheet_rows(g):
+            category = line.category
+            if category is None:
+                if line.kind == "bonus" and g.rules.upper_bonus is not None:
+                    label = _("Bonus +{points}").format(points=g.rules.upper_bonus.points)
                 else:
-                    cells.append("")
+                    label = _("Total")
+                self._put(f"row-{line.kind}", self._line("", label, list(line.cells)))
+                continue
             here = self.show_cursor and category.index == self.cursor and not g.finished
             key = ("▸" if here else " ") + CATEGORY_KEYS[category]
             label = category_label(category, self.lang)
-            row = self._put(f"row-{category.value}", self._line(key, label, cells))
+            row = self._put(f"row-{category.value}", self._line(key, label, list(line.cells)))
             row.set_class(here, "-cursor")
             row.set_class(category in own, "-filled")
-        bonus = g.rules.upper_bonus
-        if bonus is not None:
-            cells = []
-            for p in range(len(g.players)):
-                upper = sum(g.sheet(p).get(c, 0) for c in UPPER_CATEGORIES)
-                earned = g.rules.bonus(upper)
-                cells.append(str(earned) if earned else f"{upper}/{bonus.threshold}")
-            label = _("Bonus +{points}").format(points=bonus.points)
-            self._put("row-bonus", self._line("", label, cells))
-        self._put("row-total", self._line("", _("Total"), [str(t) for t in g.totals]))
