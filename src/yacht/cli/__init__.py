@@ -22,6 +22,7 @@ COMMANDS: tuple[str, ...] = (
     "yacht.cli.web",  # serve, verify
     "yacht.cli.loadtest",  # loadtest
     "yacht.cli.match",  # match, endgame
+    "yacht.cli.duel",  # duel solve, duel stats
 )
 
 
