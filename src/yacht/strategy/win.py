@@ -161,7 +161,30 @@ def position_values(
     """Every option's value for the player ``me`` against ``opponents`` (turn starts).
 
     ``depth``: the endgame table to use heads-up (0: none; None: see
-    :func:`~yacht.strategy.endgame.play_depth`)."""
+    :func:`~yacht.strategy.endgame.play_depth`). The last few answers are kept (read-only
+    arrays): the rolls of one turn, and a review going over the hints a player was shown,
+    ask for the same position again."""
+    return _position_values(rules, me, tuple(opponents), depth, plan)
+
+
+@functools.lru_cache(maxsize=32)
+def _position_values(
+    rules: Rules, me: Seat, opponents: tuple[Seat, ...], depth: int | None, plan: str
+) -> PositionValues:
+    values = _compute_values(rules, me, opponents, depth=depth, plan=plan)
+    for array in (values.win, values.expected, values.ranking):
+        array.setflags(write=False)
+    return values
+
+
+def _compute_values(
+    rules: Rules,
+    me: Seat,
+    opponents: Sequence[Seat],
+    *,
+    depth: int | None,
+    plan: str,
+) -> PositionValues:
     if me.used == FULL:
         raise ValueError("all categories are used: there is nothing left to score")
     if plan not in PLANS:
