@@ -11,7 +11,13 @@ import pytest
 from yacht.rules import Category, rules_by_name
 from yacht.strategy.duel import MINIMAX, Progress, build_layers
 from yacht.strategy.duel.layout import FULL, layout
-from yacht.strategy.duel.store import ERROR_BOUND, ROUNDING, layer_path, read_manifest
+from yacht.strategy.duel.store import (
+    ERROR_BOUND,
+    ROUNDING,
+    error_bound,
+    layer_path,
+    read_manifest,
+)
 from yacht.strategy.duel.table import read_table
 from yacht.strategy.endgame import build_endgame
 
@@ -47,9 +53,9 @@ def test_endgame_layers_equal_the_endgame_table(built: Path) -> None:
                 start, stop = lay.offsets[a * lay.others.size + b : a * lay.others.size + b + 2]
                 leads = np.arange(-lay.low[a], lay.high[b] + 1)
                 want = exact.values(np.full(leads.size, rows[b]), leads)
-                assert abs(got[start:stop] - want).max() <= ERROR_BOUND
+                assert abs(got[start:stop] - want).max() <= error_bound(n)
                 if single is not None:
-                    assert abs(single[start:stop] - want).max() <= ERROR_BOUND - ROUNDING
+                    assert abs(single[start:stop] - want).max() <= error_bound(n) - ROUNDING
 
 
 POSITIONS = [
