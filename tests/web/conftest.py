@@ -3,6 +3,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,6 +12,8 @@ with warnings.catch_warnings():  # starlette warns about httpx at import; the cl
     from starlette.testclient import TestClient
 
 from .helpers import make_app
+from .live import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from .pages import Pages
 
 
 @pytest.fixture
@@ -22,3 +25,35 @@ def db(tmp_path: Path) -> Path:
 def client(db: Path) -> Iterator[TestClient]:
     with TestClient(make_app(db)) as c:
         yield c
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, shared by every browser test of the session."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"Chromium is not installed at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def pages(browser: Any) -> Iterator[Pages]:
+    """Pages that fail the test on any script error (uncaught exception or console error)."""
+    opened = Pages(browser)
+    yield opened
+    errors = opened.unexpected()
+    opened.close()
+    assert errors == [], "script errors on the page:\n" + "\n".join(errors)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    """``yacht serve`` on a real port, on a database file of the test's own."""
+    live = LiveServer(tmp_path / "yacht.sqlite3")
+    live.start()
+    yield live
+    live.stop()

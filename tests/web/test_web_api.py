@@ -379,7 +379,11 @@ def test_texts_and_pages(client: TestClient) -> None:
     assert client.get("/api/i18n/xx").status_code == 404
     assert client.get("/api/bots").json()[:2] == ["random", "greedy"]
     assert client.get("/api/presets").json()[0]["name"] == "traditional"
-    for path in ("/", "/t/ABCDEF", "/games", "/games/1", "/static/js/table.js"):
+    for path in ("/", "/games", "/games/1", "/static/js/table.js"):
         r = client.get(path)
         assert r.status_code == 200, path
+    missing = client.get("/t/ABCDEF")  # no such table: the page says so, with a 404
+    assert missing.status_code == 404 and "<html" in missing.text
+    code = Table.create(client, "human").code
+    assert client.get(f"/t/{code}").status_code == 200
     assert "<html" in client.get("/").text

@@ -9,34 +9,17 @@ phone and desktop) are kept in test-artifacts/web/.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
-from .live import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, LiveServer
+from .live import ARTIFACTS, LiveServer
+from .pages import Pages
 
 PHONE = {"width": 360, "height": 780}
 DESKTOP = {"width": 1280, "height": 900}
 expect.set_options(timeout=15_000)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path / "yacht.sqlite3")
-    live.start()
-    yield live
-    live.stop()
 
 
 def shot(page: Page, name: str) -> None:
@@ -46,32 +29,25 @@ def shot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def open_page(browser: Browser, url: str, viewport: dict[str, int], **kw: object) -> Page:
-    context = browser.new_context(viewport=viewport, **kw)  # type: ignore[arg-type]
-    page = context.new_page()
-    page.goto(url)
-    return page
-
-
 def dice_labels(page: Page) -> list[str]:
     return [d.get_attribute("aria-label") or "" for d in page.locator("#dice .die").all()]
 
 
 def score_first_open(page: Page, name: str, spectator: Page) -> None:
     """Score the first open category; the spectator must see exactly that move."""
-    button = page.locator("button.score").first
+    button = page.locator("button.score >> visible=true").first
     expect(button).to_be_visible()
-    points = button.inner_text().strip()
-    category = button.locator("xpath=ancestor::tr/th").inner_text().strip()
+    label = re.fullmatch(r"Score (\d+) in (.+)", button.get_attribute("aria-label") or "")
+    assert label is not None
     button.click()
-    move = re.compile(f"^{re.escape(f'{name} scored {points} in {category}')}$")
+    move = re.compile(f"^{re.escape(f'{name} scored {label[1]} in {label[2]}')}$")
     expect(spectator.locator("#log li").filter(has_text=move)).to_have_count(1)
 
 
 def test_two_people_a_bot_and_a_spectator_play_a_whole_game(
-    browser: Browser, server: LiveServer
+    pages: Pages, server: LiveServer
 ) -> None:
-    ann = open_page(browser, server.url + "/", DESKTOP)
+    ann = pages.open(server.url + "/", DESKTOP)
     ann.fill("#name", "Ann")
     ann.select_option("#seat-count", "3")
     ann.locator("#seat-specs select").nth(2).select_option("bot:greedy")
@@ -84,8 +60,8 @@ def test_two_people_a_bot_and_a_spectator_play_a_whole_game(
     expect(ann.locator("#invite-code")).to_have_text(code)
     shot(ann, "02-invite-desktop")
 
-    bob = open_page(browser, invite, PHONE, is_mobile=True, has_touch=True)
-    spectator = open_page(browser, invite, DESKTOP)
+    bob = pages.open(invite, PHONE, is_mobile=True, has_touch=True)
+    spectator = pages.open(invite, DESKTOP)
     bob.fill("#join-name", "Bob")
     shot(bob, "03-join-phone")
     bob.get_by_role("button", name="Join seat 2").click()
@@ -184,8 +160,8 @@ def test_two_people_a_bot_and_a_spectator_play_a_whole_game(
     shot(bob, "12-replay-phone")
 
 
-def test_one_browser_holds_two_seats(browser: Browser, server: LiveServer) -> None:
-    page = open_page(browser, server.url + "/", DESKTOP)
+def test_one_browser_holds_two_seats(pages: Pages, server: LiveServer) -> None:
+    page = pages.open(server.url + "/", DESKTOP)
     page.fill("#name", "Ann")
     page.get_by_role("button", name="Open the table").click()
     expect(page.locator("#turn")).to_contain_text("Waiting for players")
@@ -202,9 +178,9 @@ def test_one_browser_holds_two_seats(browser: Browser, server: LiveServer) -> No
 
 
 def test_keys_pressed_faster_than_the_server_answers_are_all_kept(
-    browser: Browser, server: LiveServer
+    pages: Pages, server: LiveServer
 ) -> None:
-    page = open_page(browser, server.url + "/", DESKTOP)
+    page = pages.open(server.url + "/", DESKTOP)
     page.fill("#name", "Ann")
     page.locator("fieldset select").nth(1).select_option(label="bot: greedy")
     page.get_by_role("button", name="Open the table").click()
@@ -221,8 +197,8 @@ def test_keys_pressed_faster_than_the_server_answers_are_all_kept(
     expect(pressed).to_have_count(2)
 
 
-def test_the_open_page_survives_a_server_restart(browser: Browser, server: LiveServer) -> None:
-    ann = open_page(browser, server.url + "/", PHONE, is_mobile=True, has_touch=True)
+def test_the_open_page_survives_a_server_restart(pages: Pages, server: LiveServer) -> None:
+    ann = pages.open(server.url + "/", PHONE, is_mobile=True, has_touch=True)
     ann.fill("#name", "Ann")
     ann.select_option("#seat-count", "2")
     ann.locator("#seat-specs select").nth(1).select_option("bot:easy")
@@ -253,31 +229,31 @@ def test_the_open_page_survives_a_server_restart(browser: Browser, server: LiveS
     expect(ann.locator("#turn")).to_contain_text("Round 3 of 12 · Your turn")
 
 
-def test_a_seat_whose_player_left_is_handed_to_a_bot(browser: Browser, server: LiveServer) -> None:
-    ann = open_page(browser, server.url + "/", DESKTOP)
+def test_a_player_leaving_picks_the_bot_that_plays_on(pages: Pages, server: LiveServer) -> None:
+    ann = pages.open(server.url + "/", DESKTOP)
     ann.fill("#name", "Ann")
     ann.get_by_role("button", name="Open the table").click()
     expect(ann.locator("#turn")).to_contain_text("Waiting for players")
-    bob = open_page(browser, ann.locator("#invite-link").input_value(), PHONE)
+    bob = pages.open(ann.locator("#invite-link").input_value(), PHONE)
     bob.fill("#join-name", "Bob")
     bob.get_by_role("button", name="Join seat 2").click()
     expect(ann.locator("#turn")).to_contain_text("Round 1 of 12 · Your turn")
-    hand = ann.get_by_role("button", name="Hand to a bot")
-    expect(hand).to_have_count(0)  # Bob is connected: only Bob can give his seat away
-    bob.context.close()
-    expect(ann.locator(".seat").nth(1).locator(".dot")).to_have_attribute(
-        "aria-label", "not connected"
-    )
-    ann.select_option("#bot-level", "greedy")
-    hand.click()
+    # The level sits beside Bob's own Leave button and is named for his seat (a lone "Bot
+    # level" select at the bottom of the Seats card read as another bot's setting).
+    level = bob.locator(".seat").nth(1).get_by_label("Bot level for Bob's seat")
+    expect(bob.locator("#seats select")).to_have_count(1)
+    level.select_option("greedy")
+    bob.on("dialog", lambda dialog: dialog.accept())
+    bob.get_by_role("button", name="Leave: a bot plays for me").click()
     expect(ann.locator(".seat").nth(1)).to_contain_text("bot: greedy")
+    expect(ann.locator(".seat").nth(1).locator("select")).to_have_count(0)
     ann.keyboard.press("r")
     ann.locator("button.score").first.click()
     expect(ann.locator("#turn")).to_contain_text("Round 2 of 12 · Your turn")  # the bot played
     expect(ann.locator("#log")).to_contain_text("Bob scored")
 
 
-def test_the_page_checks_dice_exactly_like_yacht_verify(browser: Browser, tmp_path: Path) -> None:
+def test_the_page_checks_dice_exactly_like_yacht_verify(pages: Pages, tmp_path: Path) -> None:
     import copy
     import json
     import time
@@ -305,7 +281,7 @@ def test_the_page_checks_dice_exactly_like_yacht_verify(browser: Browser, tmp_pa
     data = get(f"/api/games/{game['id']}")
     assert data["start"]["rolls"] and verify(data).fair
 
-    page = open_page(browser, live.url + "/", DESKTOP)
+    page = pages.open(live.url + "/", DESKTOP)
     check = "async (data) => (await import('/static/js/fair.js')).verifyGame(data)"
     result = page.evaluate(check, data)
     rolls = sum(e["action"] == "roll" for e in data["events"])

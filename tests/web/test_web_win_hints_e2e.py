@@ -4,7 +4,6 @@ P(win) beside the expected total, marked exact. The screenshot goes to test-arti
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,9 +11,10 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from .live import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, LiveServer
+from .live import LiveServer
+from .pages import Pages, shot
 
 
 @pytest.fixture
@@ -57,7 +57,7 @@ class Seat:
             time.sleep(0.05)
 
 
-def test_the_hint_shows_the_chance_of_winning(server: LiveServer) -> None:
+def test_the_hint_shows_the_chance_of_winning(pages: Pages, server: LiveServer) -> None:
     with httpx.Client(base_url=server.url) as http:
         ann = Seat(http)
         for _ in range(10):  # two boxes left each: the heads-up endgame table decides
@@ -72,23 +72,11 @@ def test_the_hint_shows_the_chance_of_winning(server: LiveServer) -> None:
     assert reply["exact"] is True
     chances = [f"{100 * o['win_probability']:.1f}%" for o in reply["options"]]
     totals = [f"{o['expected_total']:.1f}" for o in reply["options"]]
-    tokens = json.dumps({ann.code: {"0": ann.token}})
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        page.add_init_script(
-            f"localStorage.setItem('yacht:tokens', {json.dumps(tokens)});"
-            "localStorage.setItem('yacht:lang', 'en');"
-        )
-        page.goto(f"{server.url}/t/{ann.code}")
-        page.locator("#hint").click()
-        box = page.locator("#hints")
-        expect(box.locator("h3")).to_have_text(
-            "Best options (chance of winning, expected final total)"
-        )
-        expect(box.locator("li .chance")).to_have_text(chances)
-        expect(box.locator("li .expected")).to_have_text(totals)
-        expect(box.locator("p.exact")).to_have_text("The chances are exact: the endgame is solved.")
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "10-win-hint-desktop.png"), full_page=True)
-        browser.close()
+    page = pages.open(f"{server.url}/t/{ann.code}", seats={ann.code: {0: ann.token}})
+    page.locator("#hint").click()
+    box = page.locator("#hints")
+    expect(box.locator("h3")).to_have_text("Best options (chance of winning, expected final total)")
+    expect(box.locator("li .chance")).to_have_text(chances)
+    expect(box.locator("li .expected")).to_have_text(totals)
+    expect(box.locator("p.exact")).to_have_text("The chances are exact: the endgame is solved.")
+    shot(page, "10-win-hint-desktop")

@@ -14,13 +14,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import fastapi_offline
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
-from swagger_ui_bundle import swagger_ui_path
 
 import yacht
 from yacht.web.broadcast import Broadcaster, LocalBroadcaster
@@ -38,7 +38,9 @@ from yacht.web.tables import TableError
 __all__ = ["create_app"]
 
 STATIC = Path(__file__).parent / "static"
-PAGES = {"/": "index.html", "/t/{code}": "table.html", "/games": "games.html"}
+# Swagger UI 5 (it reads the OpenAPI 3.1 that FastAPI writes), as shipped by fastapi-offline.
+SWAGGER_UI = Path(fastapi_offline.__file__).parent / "static"
+PAGES = {"/": "index.html", "/games": "games.html"}
 
 DESCRIPTION = """\
 Play Yacht at a table of friends and bots.
@@ -101,7 +103,7 @@ def create_app(
         version=yacht.__version__,
         description=DESCRIPTION,
         lifespan=lifespan,
-        docs_url=None,  # served below from swagger-ui-bundle's files: no CDN, works offline
+        docs_url=None,  # served below from files installed with the server: no CDN, works offline
         redoc_url=None,
     )
     app.state.service = service
@@ -126,11 +128,12 @@ def create_app(
     app.add_middleware(BodyLimit)
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.mount("/docs/assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
+    app.mount("/docs/assets", StaticFiles(directory=SWAGGER_UI), name="docs-assets")
     app.add_api_route("/docs", _docs, include_in_schema=False, methods=["GET"])
     for path, page in PAGES.items():
         app.add_api_route(path, _page(page), include_in_schema=False, methods=["GET"])
     app.add_api_route("/games/{game_id}", _page("replay.html"), include_in_schema=False)
+    app.add_api_route("/t/{code}", _table_page, include_in_schema=False, methods=["GET"])
     app.openapi = _openapi(app)  # type: ignore[method-assign]
     return app
 
@@ -142,7 +145,7 @@ async def _docs() -> HTMLResponse:
         title="Yacht API",
         swagger_js_url="/docs/assets/swagger-ui-bundle.js",
         swagger_css_url="/docs/assets/swagger-ui.css",
-        swagger_favicon_url="/docs/assets/favicon-32x32.png",
+        swagger_favicon_url="/static/favicon.svg",
     )
 
 
@@ -152,6 +155,17 @@ def _page(name: str) -> Callable[[], Any]:
 
     page.__name__ = f"page_{name.split('.')[0]}"
     return page
+
+
+async def _table_page(code: str, request: Request) -> FileResponse:
+    """A table's page; answered 404 when no table has the code (the page then says so)."""
+    status = 200
+    try:
+        await request.app.state.service.latest(code)
+    except TableError:
+        status = 404
+    headers = {"Cache-Control": "no-cache"}
+    return FileResponse(STATIC / "table.html", status_code=status, headers=headers)
 
 
 def _openapi(app: FastAPI) -> Callable[[], dict[str, Any]]:

@@ -1,8 +1,10 @@
 // The lobby: open a table (then take its first person's seat), or join one by code.
 import { api, esc, tokens, $ } from "./api.js";
 import { setupLanguages, t } from "./i18n.js";
+import { levelLabel, playerName, presetDescription, presetLabel } from "./labels.js";
 
 let levels = ["random", "greedy", "easy", "medium", "hard", "optimal"];
+let presets = [];
 
 function toast(text) {
   const el = $("#toast");
@@ -18,13 +20,29 @@ function seatSpecs() {
   const options = (value) =>
     `<option value="human"${value === "human" ? " selected" : ""}>${esc(t("a person"))}</option>` +
     levels
-      .map((l) => `<option value="bot:${l}"${value === `bot:${l}` ? " selected" : ""}>${esc(t("bot: {level}", { level: l }))}</option>`)
+      .map((l) => `<option value="bot:${l}"${value === `bot:${l}` ? " selected" : ""}>${esc(t("bot: {level}", { level: levelLabel(l) }))}</option>`)
       .join("");
   list.innerHTML = Array.from({ length: count }, (_, i) => {
     const value = before[i] || (i === 0 ? "human" : i === 1 ? "human" : "bot:medium");
     const label = i === 0 ? t("Seat {n} (you)", { n: 1 }) : t("Seat {n}", { n: i + 1 });
     return `<li><label class="field inline"><span>${esc(label)}</span><select data-seat="${i}">${options(value)}</select></label></li>`;
   }).join("");
+}
+
+// The rules to choose from, named in the reader's language, the chosen one described below.
+function presetOptions() {
+  const select = $("#preset");
+  const value = select.value;
+  select.innerHTML = presets
+    .map((p) => `<option value="${esc(p.name)}">${esc(presetLabel(p.name))}</option>`)
+    .join("");
+  if (value) select.value = value;
+  describePreset();
+}
+
+function describePreset() {
+  const chosen = presets.find((p) => p.name === $("#preset").value);
+  $("#preset-about").textContent = chosen ? presetDescription(chosen.name, chosen.description) : "";
 }
 
 async function create(event) {
@@ -67,8 +85,8 @@ async function openTables() {
       tables
         .map(
           (tb) =>
-            `<li><a href="/t/${tb.code}"><strong>${tb.code}</strong> · ${esc(tb.preset)} · ` +
-            `${esc(tb.seats.map((s) => s.name || "—").join(", "))}</a> ` +
+            `<li><a href="/t/${tb.code}"><strong>${tb.code}</strong> · ${esc(presetLabel(tb.preset))} · ` +
+            `${esc(tb.seats.map((s) => (s.name ? playerName(s.name) : "—")).join(", "))}</a> ` +
             `<span class="muted">${esc(t("Free seats: {n}", { n: tb.free_seats }))}</span></li>`,
         )
         .join("") || `<li class="muted">${esc(t("No open tables right now."))}</li>`;
@@ -80,14 +98,15 @@ async function openTables() {
 async function main() {
   await setupLanguages($("#lang"), () => {
     seatSpecs();
+    presetOptions();
     openTables();
   });
   $("#name").value = localStorage.getItem("yacht:name") || "";
-  const [presets, bots] = await Promise.all([api("/api/presets"), api("/api/bots")]);
+  const [known, bots] = await Promise.all([api("/api/presets"), api("/api/bots")]);
   levels = bots;
-  $("#preset").innerHTML = presets
-    .map((p) => `<option value="${esc(p.name)}" title="${esc(p.description)}">${esc(p.name)}</option>`)
-    .join("");
+  presets = known;
+  presetOptions();
+  $("#preset").addEventListener("change", describePreset);
   seatSpecs();
   $("#seat-count").addEventListener("change", seatSpecs);
   $("#create").addEventListener("submit", create);

@@ -3,7 +3,9 @@ import { api, esc, $ } from "./api.js";
 import { dieSvg } from "./dice.js";
 import { verifyGame } from "./fair.js";
 import { setupLanguages, t } from "./i18n.js";
-import { eventText, sheetHtml } from "./sheet.js";
+import { eventText } from "./moves.js";
+import { sheetHtml } from "./sheet.js";
+import { playerName } from "./labels.js";
 import { winnersText } from "./results.js";
 
 const id = Number(location.pathname.split("/").filter(Boolean).pop());
@@ -18,9 +20,9 @@ function render() {
   $("#title").textContent = t("Table {code}, game {number}", { code: replay.table, number: replay.number });
   $("#step-text").textContent =
     step === last
-      ? winnersText(replay.players, frame.totals, replay.winners)
+      ? winnersText(replay.players.map(playerName), frame.totals, replay.winners)
       : frame.event
-        ? eventText(frame.event, replay.players)
+        ? eventText(frame.event, replay.players.map(playerName), frame.dice)
         : t("Before the first roll");
   $("#step-label").textContent = t("Move {n} of {total}", { n: step, total: last });
   $("#step").max = String(last);
@@ -33,7 +35,7 @@ function render() {
     .join("");
   $("#sheet").innerHTML = sheetHtml({
     rules: replay.rules,
-    names: replay.players,
+    names: replay.players.map(playerName),
     sheets: frame.sheets,
     totals: frame.totals,
     current: frame.current,

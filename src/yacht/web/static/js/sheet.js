@@ -21,7 +21,7 @@ export function sheetHtml(opts) {
       .map((_, seat) => {
         const filled = sheets[seat][category];
         const cls = seat === current ? "current" : "";
-        if (filled !== undefined) return `<td class="${cls} filled">${filled}</td>`;
+        if (filled !== undefined) return `<td class="${cls} filled" data-seat="${seat}" data-category="${category}">${filled}</td>`;
         if (seat === current && category in potentials) {
           const points = potentials[category];
           const label = categoryLabel(category);
@@ -32,7 +32,11 @@ export function sheetHtml(opts) {
               `${points}</button></td>`
             );
           }
-          return `<td class="${cls}"><span class="potential">${points}</span></td>`;
+          // Another player's possible score: a pencilled guess, never mistaken for a score.
+          return (
+            `<td class="${cls}"><span class="potential" title="${esc(t("possible score"))}">` +
+            `<span class="sr-only">${esc(t("possible"))} </span>${points}</span></td>`
+          );
         }
         return `<td class="${cls}"></td>`;
       })
@@ -57,20 +61,4 @@ export function sheetHtml(opts) {
     `<table class="sheet"><caption class="sr-only">${esc(t("Score sheet"))}</caption>` +
     `<thead><tr><th scope="col">${esc(t("Category"))}</th>${head}</tr></thead><tbody>${body}</tbody></table>`
   );
-}
-
-// One event in words, for the log.
-export function eventText(event, names) {
-  const name = names[event.seat] ?? "?";
-  const [verb, ...args] = event.action.split(" ");
-  if (verb === "roll") return t("{name} rolled {dice}", { name, dice: event.dice.join(" ") });
-  if (verb === "hold") {
-    return args.length
-      ? t("{name} held dice {positions}", { name, positions: args.join(" ") })
-      : t("{name} released all dice", { name });
-  }
-  if (verb === "score") {
-    return t("{name} scored {points} in {category}", { name, points: event.points, category: categoryLabel(args[0]) });
-  }
-  return `${name}: ${event.action}`;
 }

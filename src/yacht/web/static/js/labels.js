@@ -1,0 +1,56 @@
+// Names the server sends as ids, in the reader's language: bot levels, default bot names, presets.
+import { t } from "./i18n.js";
+
+const LEVELS = {
+  random: () => t("random"),
+  greedy: () => t("greedy"),
+  easy: () => t("easy"),
+  medium: () => t("medium"),
+  hard: () => t("hard"),
+  optimal: () => t("optimal"),
+  winner: () => t("winner"),
+};
+
+const BOTS = {
+  random: () => t("Random bot"),
+  greedy: () => t("Greedy bot"),
+  easy: () => t("Easy bot"),
+  medium: () => t("Medium bot"),
+  hard: () => t("Hard bot"),
+  optimal: () => t("Optimal bot"),
+  winner: () => t("Winner bot"),
+};
+
+const PRESETS = {
+  traditional: () => [t("Traditional"), t("Traditional Yacht (1938): no bonuses, Four of a Kind counts four dice.")],
+  "all-dice-four": () => [t("Four of a Kind counts all dice"), t("Traditional, but Four of a Kind scores the sum of all five dice.")],
+  knizia: () => [t("Knizia (OpenSpiel)"), t("Four of a Kind scores all five dice; five of a kind is also a Full House.")],
+  clubhouse: () => [t("Clubhouse"), t("Modern Yacht Dice: 35 bonus at 63 in Ones to Sixes, small and big straights, Full House and Four of a Kind score all dice.")],
+};
+
+export function levelLabel(level) {
+  const target = /^target:(\d+)$/.exec(level || "");
+  if (target) return t("aims at {points}", { points: target[1] });
+  return LEVELS[level] ? LEVELS[level]() : level;
+}
+
+// A seat's name: a bot keeping the server's default English name ("Medium bot 2") is named in
+// the reader's language; a name somebody typed stays as typed.
+export function seatName(seat) {
+  return seat.name ? playerName(seat.name) : t("Seat {n}", { n: seat.seat + 1 });
+}
+
+export function playerName(name) {
+  const m = /^([A-Z][a-z]+) bot(?: (\d+))?$/.exec(name || "");
+  const bot = m && BOTS[m[1].toLowerCase()];
+  if (!bot) return name;
+  return m[2] ? `${bot()} ${m[2]}` : bot();
+}
+
+export function presetLabel(name) {
+  return PRESETS[name] ? PRESETS[name]()[0] : name;
+}
+
+export function presetDescription(name, fallback = "") {
+  return PRESETS[name] ? PRESETS[name]()[1] : fallback;
+}

@@ -1,0 +1,26 @@
+// What this browser knows of its table, shared by the page's modules: the last state, the
+// seats it holds, an action on its way, the hint shown.
+import { tokens } from "./api.js";
+import { seatName } from "./labels.js";
+
+export const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "").toUpperCase();
+
+export const S = {
+  table: null,
+  mine: tokens.get(code), // {seat: token} held by this browser
+  waiting: null, // the version an action was sent on, until the answer comes
+  hint: null,
+  botLevels: ["random", "greedy", "easy", "medium", "hard", "optimal"],
+  missing: false, // no table has this code
+  rematch: () => {},
+};
+
+export const seatsMine = () => new Set(Object.keys(S.mine).map(Number));
+export const names = () => S.table.seats.map(seatName);
+
+// The seat on turn when this browser holds it, else null.
+export function controlling() {
+  const g = S.table?.game;
+  if (!g || g.status !== "playing" || g.current === null) return null;
+  return S.mine[g.current] ? g.current : null;
+}
