@@ -10,6 +10,7 @@ batch shares one range of leads (as :func:`yacht.strategy.endgame.build_endgame`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 import numpy as np
@@ -20,7 +21,7 @@ from yacht.strategy.duel.layout import LAYERS, RANK, Layout, layout
 from yacht.strategy.tables import F64, I64, ScoreTable, score_table
 from yacht.strategy.turn import stop_values, turn_value
 
-__all__ = ["COLUMNS", "fill_movers"]
+__all__ = ["COLUMNS", "Scored", "fill_movers", "fill_turns"]
 
 COLUMNS = 2048
 """Columns (other-player mask x lead) per turn computation: small enough for the turn's
@@ -35,23 +36,33 @@ def fill_movers(rules: Rules, n: int, first: int, last: int, after: Any, out: F3
     the last layer)."""
     lay = layout(rules, n)
     nxt = layout(rules, n + 1) if n + 1 < LAYERS else None
-    table = score_table(rules)
+    source = None if nxt is None else np.asarray(after)
+
+    def scored(part: I64, mover_after: int, low: int, top: int) -> F32:
+        return _scored(lay, nxt, source, part, mover_after, low, top)
+
+    fill_turns(score_table(rules), lay, first, last, out, scored)
+
+
+Scored = Callable[[I64, int, int, int], F32]
+"""``scored(part, mover_after, low, top)[b, u + low]``: what the mover's turn is worth once
+it has scored, with used-mask ``mover_after`` and lead ``u`` (-low..top), against other-player
+mask number ``part[b]`` of the layer."""
+
+
+def fill_turns(
+    table: ScoreTable, lay: Layout, first: int, last: int, out: F32, scored: Scored
+) -> None:
+    """Write the rows of movers ``first..last-1`` of a layer of turns into ``out`` (which
+    starts at the first of those rows): each the best turn given ``scored``."""
     order = np.argsort(lay.high, kind="stable")
     base = int(lay.offsets[first * lay.others.size])
-    source = None if nxt is None else np.asarray(after)
     for a in range(first, last):
-        _fill_mover(table, lay, nxt, source, order, a, out, base)
+        _fill_mover(table, lay, order, a, out, base, scored)
 
 
 def _fill_mover(
-    table: ScoreTable,
-    lay: Layout,
-    nxt: Layout | None,
-    source: F32 | None,
-    order: I64,
-    a: int,
-    out: F32,
-    base: int,
+    table: ScoreTable, lay: Layout, order: I64, a: int, out: F32, base: int, scored: Scored
 ) -> None:
     mover = int(lay.movers[a])
     low = int(lay.low[a])  # below lead -low the mover cannot even tie: 0
@@ -66,10 +77,10 @@ def _fill_mover(
         by_category: list[F64 | None] = [None] * len(CATEGORIES)
         for c in open_:
             top = high + int(table.best[c])
-            scored = _scored(lay, nxt, source, part, mover | (1 << c), low, top)
-            # scoring s at lead d leads to d + s; ``scored`` starts at lead -low
+            after = scored(part, mover | (1 << c), low, top)
+            # scoring s at lead d leads to d + s; ``after`` starts at lead -low
             cols = leads[None, :] + table.values[c][:, None] + low
-            worth = scored[:, cols].transpose(1, 0, 2).reshape(cols.shape[0], -1)
+            worth = after[:, cols].transpose(1, 0, 2).reshape(cols.shape[0], -1)
             by_category[c] = cast(F64, worth)  # single precision: the turn keeps the dtype
         win = turn_value(stop_values(table, by_category)).reshape(part.size, leads.size)
         np.clip(win, 0.0, 1.0, out=win)  # rounding must not leave [0, 1]
