@@ -7,6 +7,9 @@ import { categoryLabel, t } from "./i18n.js";
 const SOUND = "yacht:sound";
 const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 let audio = null;
+const SPEAKER = '<path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor"/>';
+const SPEAKER_ON = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">${SPEAKER}<path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" stroke="currentColor" stroke-width="2" fill="none"/></svg>`;
+const SPEAKER_OFF = `<svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">${SPEAKER}<path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" stroke-width="2"/></svg>`;
 
 export function soundOn() {
   return localStorage.getItem(SOUND) === "on";
@@ -17,7 +20,9 @@ export function setupSound(button) {
   const draw = () => {
     const on = soundOn();
     button.setAttribute("aria-pressed", String(on));
-    button.textContent = on ? t("Sound on") : t("Sound off");
+    button.setAttribute("aria-label", t("Sound"));
+    button.title = t("Sound");
+    button.innerHTML = on ? SPEAKER_ON : SPEAKER_OFF;
   };
   button.addEventListener("click", () => {
     localStorage.setItem(SOUND, soundOn() ? "off" : "on");
