@@ -123,6 +123,56 @@ def test_the_readme_command_examples_print_what_they_show(
         at = out.index(line, at) + 1
 
 
+def fences(text: str) -> list[tuple[str, list[str]]]:
+    """Every fenced block of a Markdown text: its language and its lines."""
+    blocks: list[tuple[str, list[str]]] = []
+    lang: str | None = None
+    body: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("```"):
+            if lang is None:
+                lang, body = line[3:].strip(), []
+            else:
+                blocks.append((lang, body))
+                lang = None
+        elif lang is not None:
+            body.append(line)
+    return blocks
+
+
+def shown_commands() -> dict[str, set[str]]:
+    """The ``yacht`` commands shown in shell blocks of the README and the docs, each with the
+    options used with it anywhere."""
+    used: dict[str, set[str]] = {}
+    for path in markdown_files():
+        for lang, body in fences(path.read_text(encoding="utf-8")):
+            if lang not in ("sh", "console", ""):
+                continue
+            for line in "\n".join(body).replace("\\\n", " ").splitlines():
+                line = re.sub(r"^\$ ", "", line.strip())
+                if line.startswith("yacht "):
+                    words = line.split(" #")[0].split()
+                    options = {w.split("=")[0] for w in words[1:] if w.startswith("--")}
+                    used.setdefault(words[1], set()).update(options)
+    return used
+
+
+def test_every_command_shown_in_the_docs_exists_with_its_options() -> None:
+    used = shown_commands()
+    assert {"play", "hint", "serve", "simulate", "solve"} <= used.keys()
+    top = subprocess.run([str(YACHT), "--help"], capture_output=True, text=True, check=True)
+    for command, options in sorted(used.items()):
+        if command.startswith("--"):
+            assert command in top.stdout
+            continue
+        help_ = subprocess.run(
+            [str(YACHT), command, "--help"], capture_output=True, text=True, check=False
+        )
+        assert help_.returncode == 0, f"yacht {command}: {help_.stderr}"
+        for option in sorted(options):
+            assert re.search(rf"{re.escape(option)}\b", help_.stdout), f"yacht {command} {option}"
+
+
 def load_extension() -> ModuleType:
     pytest.importorskip("griffe", reason="griffe missing: pip install 'yacht[docs]'")
     path = DOCS / "griffe_docstrings.py"
