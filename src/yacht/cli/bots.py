@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from yacht.cli import CommandError
 from yacht.rules import preset_names
 
 __all__ = ["ProgressBar", "cmd_review", "cmd_simulate", "register"]
@@ -78,7 +79,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from yacht.bots import make_bot
     from yacht.bots.play import simulate_bot
 
-    name = make_bot(args.bot).name  # an unknown bot fails here, before any work
+    try:
+        name = make_bot(args.bot).name  # an unknown bot fails here, before any work
+    except ValueError as e:
+        raise CommandError(str(e)) from None
     bar = ProgressBar(sys.stderr, name) if sys.stderr.isatty() else None
     try:
         result = simulate_bot(
@@ -108,17 +112,22 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
+    from yacht.game import Game
     from yacht.review import review
 
     try:
         text = Path(args.file).read_text(encoding="utf-8")
     except OSError as e:
-        raise ValueError(f"cannot read {args.file}: {e.strerror or e}") from None
+        raise CommandError(f"cannot read {args.file}: {e.strerror or e}") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise ValueError(f"{args.file} is not JSON: {e}") from None
-    result = review(data)
+        raise CommandError(f"{args.file} is not JSON: {e}") from None
+    try:
+        game = Game.from_json(data)
+    except ValueError as e:  # the file's fault: from_json checks every field and event
+        raise CommandError(f"{args.file}: {e}") from None
+    result = review(game)
     if args.json:
         print(json.dumps(result.to_json()))
         return 0

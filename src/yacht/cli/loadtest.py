@@ -60,17 +60,21 @@ def _raise_file_limit() -> None:
 
 
 def cmd_loadtest(args: argparse.Namespace) -> int:
+    from yacht.cli import CommandError
     from yacht.loadtest.run import LoadConfig, run
 
-    config = LoadConfig(
-        urls=tuple(args.url),
-        tables=args.tables,
-        duration=args.duration,
-        seats=args.seats,
-        think=args.think,
-        timeout=args.timeout,
-        seed=args.seed,
-    ).checked()
+    try:  # checked() says which option is out of range
+        config = LoadConfig(
+            urls=tuple(args.url),
+            tables=args.tables,
+            duration=args.duration,
+            seats=args.seats,
+            think=args.think,
+            timeout=args.timeout,
+            seed=args.seed,
+        ).checked()
+    except ValueError as e:
+        raise CommandError(str(e)) from None
     _raise_file_limit()
     import httpx
     from websockets.exceptions import WebSocketException
@@ -78,6 +82,6 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
     try:
         report = asyncio.run(run(config))
     except (OSError, httpx.HTTPError, WebSocketException) as e:
-        raise ValueError(f"cannot play against {', '.join(config.urls)}: {e}") from None
+        raise CommandError(f"cannot play against {', '.join(config.urls)}: {e}") from None
     print(json.dumps(report.to_json(), indent=2) if args.json else report.text())
     return 1 if report.error_count else 0

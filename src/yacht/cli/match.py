@@ -8,6 +8,7 @@ import math
 import sys
 from typing import Any
 
+from yacht.cli import CommandError
 from yacht.rules import preset_names
 
 __all__ = ["cmd_endgame", "cmd_match", "cmd_win_hint", "register"]
@@ -172,7 +173,7 @@ def cmd_endgame(args: argparse.Namespace) -> int:
 
     depth = DEFAULT_DEPTH if args.depth is None else args.depth
     if depth > 4:
-        raise ValueError(f"--depth {depth}: depths above 4 take hours; use 1 to 4")
+        raise CommandError(f"--depth {depth}: depths above 4 take hours; use 1 to 4")
     game = endgame(args.rules, depth, use_cache=not args.no_cache)
     data = {
         "rules": args.rules,
@@ -200,7 +201,6 @@ def cmd_win_hint(args: argparse.Namespace) -> int:
     preset with a bonus) and ``--banked`` (your total so far); SHEETS gives the opponents'
     sheets (see :func:`yacht.strategy.win.parse_sheets`).
     """
-    from yacht.cli import CommandError
     from yacht.rules import CATEGORIES, Category, rules_by_name
     from yacht.strategy import mask_of
     from yacht.strategy.win import parse_sheets, seat_hint
@@ -217,9 +217,12 @@ def cmd_win_hint(args: argparse.Namespace) -> int:
     if used and args.banked is None:
         raise CommandError("--opponents: give --banked B, the points on your sheet")
     cap = rules.upper_bonus.threshold if rules.upper_bonus is not None else 0
-    me = Seat(mask_of(used), min(args.upper or 0, cap), args.banked or 0)
-    others = [seat_of(rules, s) for s in parse_sheets(args.opponents, rules)]
-    h = seat_hint(rules, me, others, args.dice, args.rolls_left)
+    try:  # the sheets and the position are checked before any work: a ValueError is theirs
+        me = Seat(mask_of(used), min(args.upper or 0, cap), args.banked or 0)
+        others = [seat_of(rules, s) for s in parse_sheets(args.opponents, rules)]
+        h = seat_hint(rules, me, others, args.dice, args.rolls_left)
+    except ValueError as e:
+        raise CommandError(str(e)) from None
     if args.json:
         print(json.dumps(h.to_json()))
         return 0

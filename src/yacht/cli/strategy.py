@@ -112,15 +112,18 @@ def cmd_hint(args: argparse.Namespace) -> int:
     if args.banked is not None and args.target is None:
         raise CommandError("--banked counts toward a target: give --target T too")
     used = _used(args.used)
-    h = hint(
-        rules,
-        used,
-        args.dice,
-        args.rolls_left,
-        upper=args.upper or 0,
-        target=args.target,
-        banked=args.banked or 0,
-    )
+    try:  # hint() checks the position it is given before any work: its ValueError is ours
+        h = hint(
+            rules,
+            used,
+            args.dice,
+            args.rolls_left,
+            upper=args.upper or 0,
+            target=args.target,
+            banked=args.banked or 0,
+        )
+    except ValueError as e:
+        raise CommandError(str(e)) from None
     if args.json:
         print(json.dumps(h.to_json()))
         return 0

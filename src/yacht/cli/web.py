@@ -53,6 +53,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from yacht.web.config import default_database_url
     from yacht.web.limits import MAX_FRAME
     from yacht.web.logs import json_line, uvicorn_log_config
+    from yacht.web.serving import serve_options
 
     database = args.database or default_database_url()
     app = create_app(database, redis=args.redis)
@@ -70,6 +71,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         log_config=logs,
         ws_max_size=MAX_FRAME,
+        **serve_options(),  # header/body timeouts, connections per client (see README Limits)
     )
     return 0
 
@@ -89,18 +91,19 @@ def settle_code() -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from yacht.cli import CommandError
     from yacht.web.fairness import BadGameFileError, verify
 
     try:
         data = json.loads(Path(args.game).read_text(encoding="utf-8"))
     except OSError as e:
-        raise ValueError(f"cannot read {args.game}: {e.strerror}") from None
+        raise CommandError(f"cannot read {args.game}: {e.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ValueError(f"{args.game} is not JSON: {e}") from None
+        raise CommandError(f"{args.game} is not JSON: {e}") from None
     try:
         verdict = verify(data)
     except BadGameFileError as e:
-        raise ValueError(f"{args.game}: {e}") from None
+        raise CommandError(f"{args.game}: {e}") from None
     if args.json:
         print(json.dumps(verdict.to_json()))
     else:
