@@ -88,22 +88,37 @@ def test_the_readme_library_example_runs_as_shown() -> None:
     assert runner.failures == 0 and runner.tries >= 5
 
 
+def fences(text: str) -> list[tuple[str, list[str]]]:
+    """Every fenced block of a Markdown text: its language and its lines."""
+    blocks: list[tuple[str, list[str]]] = []
+    lang: str | None = None
+    body: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("```"):
+            if lang is None:
+                lang, body = line[3:].strip(), []
+            else:
+                blocks.append((lang, body))
+                lang = None
+        elif lang is not None:
+            body.append(line)
+    return blocks
+
+
 def console_blocks() -> list[tuple[list[str], list[str]]]:
-    """The README's ``console`` blocks: the command's arguments, the lines typed at ``Ann>``
-    prompts, and every other line as the expected output."""
-    text = README.read_text(encoding="utf-8")
+    """The ``console`` blocks of the README and the docs: the command's arguments, the lines
+    typed at ``Ann>`` prompts, and every other line as the expected output."""
     found = []
-    for block in re.findall(r"```console\n(.*?)```", text, re.S):
-        lines = block.splitlines()
-        assert lines[0].startswith("$ yacht ")
-        found.append((lines[0][2:].split()[1:], lines[1:]))
+    for path in markdown_files():
+        for lang, lines in fences(path.read_text(encoding="utf-8")):
+            if lang == "console":
+                assert lines[0].startswith("$ yacht "), f"{path.name}: {lines[0]}"
+                found.append((lines[0][2:].split()[1:], lines[1:]))
     return found
 
 
 @pytest.mark.parametrize("args,shown", console_blocks(), ids=lambda v: " ".join(v)[:30])
-def test_the_readme_command_examples_print_what_they_show(
-    args: list[str], shown: list[str]
-) -> None:
+def test_the_command_examples_print_what_they_show(args: list[str], shown: list[str]) -> None:
     typed = [line.split("> ", 1)[1] for line in shown if re.match(r"^\w+> ", line)]
     run = subprocess.run(
         [str(YACHT), *args],
@@ -121,23 +136,6 @@ def test_the_readme_command_examples_print_what_they_show(
     for line in expected:
         assert line in out[at:], f"{line!r} not printed by yacht {' '.join(args)}"
         at = out.index(line, at) + 1
-
-
-def fences(text: str) -> list[tuple[str, list[str]]]:
-    """Every fenced block of a Markdown text: its language and its lines."""
-    blocks: list[tuple[str, list[str]]] = []
-    lang: str | None = None
-    body: list[str] = []
-    for line in text.splitlines():
-        if line.startswith("```"):
-            if lang is None:
-                lang, body = line[3:].strip(), []
-            else:
-                blocks.append((lang, body))
-                lang = None
-        elif lang is not None:
-            body.append(line)
-    return blocks
 
 
 def shown_commands() -> dict[str, set[str]]:
