@@ -105,7 +105,7 @@ function showError(error) {
 function showMissing() {
   S.missing = true;
   show($("#missing"), true);
-  for (const id of ["#join", "#invite", "#results", "#play", "#side"]) show($(id), false);
+  for (const id of ["#join", "#invite", "#results", "#play", "#side", "#conn"]) show($(id), false);
   $("#turn").textContent = "";
   document.title = `${t("Yacht")} · ${t("No such table")}`;
 }
