@@ -22,8 +22,8 @@ serve: $(STAMP)
 	$(BIN)/yacht serve
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks conftest.py
-	$(BIN)/ruff format --check src tests benchmarks conftest.py
+	$(BIN)/ruff check src tests benchmarks conftest.py docs/*.py
+	$(BIN)/ruff format --check src tests benchmarks conftest.py docs/*.py
 	$(BIN)/lint-imports
 
 typecheck: $(STAMP)
