@@ -38,6 +38,10 @@ def make_bot(name: str) -> Bot:
         from yacht.bots.winner import WinnerBot
 
         return WinnerBot()
+    if key in ("duel", "duel:optimal"):  # exact heads-up play (issue 17); needs its table
+        from yacht.bots.duel import DuelBot
+
+        return DuelBot("anyone" if key == "duel" else "optimal")
     if key in BOT_LEVELS:
         return NoisyBot(key, BOT_LEVELS[key])
     if isinstance(key, str) and key.startswith("target:"):

@@ -1,13 +1,17 @@
 """A built duel table, read memory-mapped: the win probability of any heads-up position.
 
 >>> from yacht.rules import rules_by_name
->>> table = open_table(rules_by_name("traditional"), "no-such-kind")
->>> table is None  # not built
-True
+>>> open_table(rules_by_name("traditional"), "no-such-kind")
+Traceback (most recent call last):
+...
+ValueError: unknown duel table 'no-such-kind'
+
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +24,7 @@ from yacht.strategy.duel import store
 from yacht.strategy.duel.layout import LAYERS, POPCOUNT, RANK, Layout, layout
 from yacht.strategy.tables import F64
 
-__all__ = ["DuelTable", "open_table"]
+__all__ = ["DuelTable", "layout_of", "open_table", "read_table"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,10 +50,14 @@ class DuelTable:
         return sum(int(v.size) for v in self.layers.values())
 
     def covers(self, mover_used: int, other_used: int) -> bool:
-        """Whether the table holds turns with these used-masks (the mover has used as many
-        categories as the other player, or one fewer)."""
+        """Whether the table holds positions with these used-masks (minimax: the mover has
+        used as many categories as the other player, or one fewer; the best response: the
+        first of the pair is always me, whoever moves)."""
         a, b = int(POPCOUNT[mover_used]), int(POPCOUNT[other_used])
-        return b - a in (0, 1) and (a + b in self.layers or a + b == LAYERS)
+        if a + b == LAYERS:
+            return True
+        lay = self.lay.get(a + b)
+        return lay is not None and (lay.mine, lay.theirs) == (a, b)
 
     def win_probability(self, mover_used: int, other_used: int, lead: int) -> float:
         """The mover's win probability at the start of its turn (a tie counts 1/2)."""
@@ -89,6 +97,19 @@ class DuelTable:
 _OPEN: dict[tuple[str, str, int], DuelTable] = {}
 
 
+def layout_of(kind: str) -> Callable[[Rules, int], Layout]:
+    """The rows of a table's layers by its name: "minimax", "response-first" or
+    "response-second"."""
+    if kind == "minimax":
+        return layout
+    from yacht.strategy.duel.response import response_layout
+
+    seat = kind.removeprefix("response-")
+    if seat not in ("first", "second") or not kind.startswith("response-"):
+        raise ValueError(f"unknown duel table {kind!r}")
+    return functools.partial(response_layout, seat=seat)
+
+
 def open_table(rules: Rules | str, kind: str, lowest: int = 0) -> DuelTable | None:
     """The table of ``kind`` for a preset if its layers ``lowest`` and up are built (in
     ``$YACHT_CACHE_DIR`` or the user cache dir), else None."""
@@ -105,6 +126,7 @@ def open_table(rules: Rules | str, kind: str, lowest: int = 0) -> DuelTable | No
 
 def read_table(rules: Rules, kind: str, folder: Path, lowest: int = 0) -> DuelTable | None:
     """The table in ``folder`` if layers ``lowest`` and up are finished there, else None."""
+    rows = layout_of(kind)
     manifest = store.read_manifest(folder)
     if manifest.get("fingerprint") not in (None, rules.fingerprint()):
         return None
@@ -114,7 +136,7 @@ def read_table(rules: Rules, kind: str, folder: Path, lowest: int = 0) -> DuelTa
     for n in range(lowest, LAYERS):
         if str(n) not in done:
             return None
-        lays[n] = layout(rules, n)
+        lays[n] = rows(rules, n)
         got = store.open_layer(store.layer_path(folder, n, "u16"), lays[n].size, np.uint16)
         if got is None:
             return None
