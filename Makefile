@@ -44,7 +44,7 @@ test-fast: $(STAMP)
 
 # The documentation site (MkDocs Material, API pages from the docstrings) into build/site.
 docs: $(STAMP)
-	$(BIN)/mkdocs build --strict --site-dir build/site
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir build/site
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
