@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
+import numpy.typing as npt
 import pytest
 from pettingzoo.test import api_test, seed_test
 
 from yacht.actions import CategoryFilledError, InvalidActionError
-from yacht.env import aec_env, decode_observation, hold_action, raw_env, score_action
+from yacht.bots import make_bot
+from yacht.env import (
+    YachtEnv,
+    aec_env,
+    bot_action,
+    decode_observation,
+    hold_action,
+    raw_env,
+    score_action,
+    solo_observation,
+    view_from_observation,
+)
 from yacht.game import Game
 from yacht.rules import RulesError
 
@@ -124,3 +138,39 @@ def test_render_ansi_lists_every_player() -> None:
     env.step(score_action("choice"))
     text = env.render()
     assert isinstance(text, str) and "player_0" in text and "player_1" in text
+
+
+def test_solo_observation_lets_a_one_player_policy_play_any_seat() -> None:
+    env = raw_env(num_players=3, rules="clubhouse")
+    env.reset(seed=2)
+    solo_space = YachtEnv(rules="clubhouse").observation_space
+    bot, rng = make_bot("greedy"), random.Random(0)
+    for agent in env.agent_iter():
+        obs, _, terminated, _, _ = env.last()
+        if terminated:
+            env.step(None)
+            continue
+        mine = solo_observation(obs)
+        assert mine.shape == (32,) and solo_space.contains(mine)
+        assert np.array_equal(mine, solo_observation(obs["observation"]))
+        view = view_from_observation(mine, "clubhouse")
+        game = env.game
+        assert game is not None
+        seat = env.possible_agents.index(agent)
+        assert (view.dice, view.rolls_left) == (game.dice, game.rolls_left)
+        assert dict(view.sheet) == dict(game.sheet(seat))
+        env.step(bot_action(bot, view, rng))
+    batch = np.stack([observation_of(env, a) for a in env.possible_agents])
+    assert solo_observation(batch).shape == (3, 32)
+
+
+def observation_of(env: raw_env, agent: str) -> npt.NDArray[np.int16]:
+    return np.asarray(env.observe(agent)["observation"])
+
+
+def test_solo_observation_refuses_what_is_not_an_observation() -> None:
+    for bad in (np.zeros(33), np.zeros(58), np.int16(3), np.zeros((2, 40))):
+        with pytest.raises(ValueError, match="not an observation vector"):
+            solo_observation(bad)
+    one = YachtEnv().reset(seed=0)[0]
+    assert np.array_equal(solo_observation(one), one)

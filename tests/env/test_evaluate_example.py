@@ -22,13 +22,16 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_evaluates_a_masked_random_agent_against_the_optimum() -> None:
     done = run("--agent", "masked-random", "--episodes", "30", "--rules", "clubhouse")
     assert done.returncode == 0, done.stderr
-    match = re.fullmatch(
-        r"masked-random under clubhouse: mean ([\d.]+) \+- ([\d.]+) over 30 episodes; "
-        r"exact optimum ([\d.]+); gap ([\d.]+) \(([\d.]+)% of optimal\)\n",
+    match = re.match(
+        r"masked-random under clubhouse: mean ([\d.]+) \+- ([\d.]+) over 30 games "
+        r"\(([\d.]+)% of the exact optimum ([\d.]+)\)\npercentiles: p5 \d+, .*, p95 \d+\n"
+        r"points lost per decision ([\d.]+) ",
         done.stdout,
     )
     assert match, done.stdout
-    mean, optimum = float(match.group(1)), float(match.group(3))
+    mean, optimum = float(match.group(1)), float(match.group(4))
+    assert float(match.group(5)) > 0
+    assert "\nyacht " in done.stdout and "category          mean  optimal    gap" in done.stdout
     assert optimum == round(solve(rules_by_name("clubhouse")).expected, 2)
     assert 0 < mean < optimum
 

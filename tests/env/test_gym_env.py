@@ -131,7 +131,7 @@ def test_observation_shows_dice_rolls_left_and_sheet() -> None:
 
 
 def test_action_mask_marks_exactly_the_actions_step_accepts() -> None:
-    env = YachtEnv()
+    env = YachtEnv(illegal_action="raise")
     _, info = env.reset(seed=21)
     rng = np.random.default_rng(0)
     for _ in range(14):
@@ -163,7 +163,7 @@ def test_action_mask_agrees_with_the_games_legal_actions_in_every_phase() -> Non
 
 
 def test_illegal_actions_raise_and_change_nothing() -> None:
-    env = YachtEnv()
+    env = YachtEnv(illegal_action="raise")
     env.reset(seed=2)
     env.step(score_action("ones"))
     before = env.game.to_json()
@@ -245,5 +245,23 @@ def test_render_ansi_shows_the_dice_and_sheet() -> None:
     assert isinstance(text, str)
     game = env.unwrapped.game  # type: ignore[attr-defined]
     assert " ".join(map(str, game.dice)) in text and "yacht" in text
-    with pytest.raises(ValueError, match="unknown render mode"):
+    with pytest.raises(ValueError, match="unknown render mode 'human'"):
         YachtEnv(render_mode="human")
+
+
+def test_rolls_left_in_the_observation_space_is_0_to_2_as_observed() -> None:
+    env = YachtEnv()
+    space = env.observation_space
+    assert isinstance(space, gymnasium.spaces.Box)
+    assert (space.low[5], space.high[5]) == (0, 2)
+    seen = set()
+    rng = np.random.default_rng(0)
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            assert space.contains(obs)
+            seen.add(int(obs[5]))
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            obs, _, terminated, _, info = env.step(action)
+    assert seen == {0, 1, 2}

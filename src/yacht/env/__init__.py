@@ -9,7 +9,9 @@ Importing this package registers the Gymnasium id ``yacht/Yacht-v0`` (keyword ``
 (Discrete(44), (32,))
 
 PettingZoo's AEC environment for 1 to 6 players is :func:`aec_env` (wrapped) or :class:`raw_env`;
-both import PettingZoo only when first used.
+both import PettingZoo only when first used. Observation options are the wrappers
+:class:`FaceCounts`, :class:`Features` and :class:`OptimumInfo` (:mod:`yacht.env.wrappers`);
+:func:`evaluate` plays a policy and rates it against the exact optimum.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import gymnasium
 
 from yacht.env.agents import bot_action, view_from_observation
-from yacht.env.gym_env import ENV_ID, YachtEnv
+from yacht.env.gym_env import ENV_ID, ILLEGAL_ACTIONS, ILLEGAL_LIMIT, YachtEnv
 from yacht.env.spaces import (
     ACTION_COUNT,
     HOLD_COUNT,
@@ -31,16 +33,25 @@ from yacht.env.spaces import (
     observation,
     observation_fields,
     score_action,
+    solo_observation,
 )
+from yacht.env.wrappers import FaceCounts, Features, OptimumInfo
 
 if TYPE_CHECKING:
     from yacht.env.aec import env as aec_env
     from yacht.env.aec import raw_env
+    from yacht.env.evaluation import Evaluation, evaluate
 
 __all__ = [
     "ACTION_COUNT",
     "ENV_ID",
     "HOLD_COUNT",
+    "ILLEGAL_ACTIONS",
+    "ILLEGAL_LIMIT",
+    "Evaluation",
+    "FaceCounts",
+    "Features",
+    "OptimumInfo",
     "YachtEnv",
     "action_mask",
     "aec_env",
@@ -48,11 +59,13 @@ __all__ = [
     "decode_action",
     "decode_observation",
     "describe_action",
+    "evaluate",
     "hold_action",
     "observation",
     "observation_fields",
     "raw_env",
     "score_action",
+    "solo_observation",
     "view_from_observation",
 ]
 
@@ -65,4 +78,8 @@ def __getattr__(name: str) -> Any:
         from yacht.env import aec
 
         return aec.env if name == "aec_env" else aec.raw_env
+    if name in ("evaluate", "Evaluation"):
+        from yacht.env import evaluation
+
+        return getattr(evaluation, name)
     raise AttributeError(f"module 'yacht.env' has no attribute {name!r}")

@@ -13,12 +13,33 @@ category's points, plus the upper bonus in the step that earns it (presets with 
 >>> obs, reward, terminated, truncated, info = env.step(score_action("choice"))
 >>> reward == info["total"], terminated
 (True, False)
->>> env.step(score_action("choice"))
+
+**Illegal actions** (legal in the action space, not now: a hold with no rolls left, a filled
+category) follow the constructor's ``illegal_action``:
+
+* ``"penalize"`` (the default, what Stable-Baselines3's ``check_env`` needs: it steps random
+  unmasked actions): nothing changes, the reward is ``-illegal_penalty`` (default 1.0) and
+  ``info["illegal_action"]`` is True (False on every other step). After :data:`ILLEGAL_LIMIT`
+  illegal actions in one episode it is truncated, so a stuck policy cannot loop for ever.
+* ``"raise"``: the game's own error (a ``ValueError``) is raised and nothing changes.
+
+Either way the mask (``info["action_mask"]``, :meth:`YachtEnv.action_masks`) is the way to
+avoid them. Anything outside the action space raises ``InvalidActionError`` in both modes,
+and so does a step after the end (``GameOverError``).
+
+>>> obs, reward, terminated, truncated, info = env.step(score_action("choice"))
+>>> reward, info["illegal_action"], truncated
+(-1.0, True, False)
+>>> strict = YachtEnv(illegal_action="raise")
+>>> _ = strict.reset(seed=1)
+>>> _ = strict.step(score_action("choice"))
+>>> strict.step(score_action("choice"))
 Traceback (most recent call last):
 ...
 yacht.actions.CategoryFilledError: cannot 'score choice': choice is already filled with ...
 
-An illegal action raises a ``ValueError`` subclass (the game's own error) and changes nothing.
+``render_mode`` is ``"ansi"`` (text) or ``"rgb_array"`` (a small picture of the dice and the
+sheet, :mod:`yacht.env.picture`).
 """
 
 from __future__ import annotations
@@ -30,7 +51,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium.error import ResetNeeded
 
-from yacht.actions import Hold, Roll
+from yacht.actions import GameOverError, Hold, Roll
 from yacht.dice import RandomDice
 from yacht.env.spaces import (
     action_mask,
@@ -43,9 +64,13 @@ from yacht.env.spaces import (
 from yacht.game import Game, TurnView
 from yacht.rules import Rules, rules_by_name
 
-__all__ = ["ENV_ID", "YachtEnv", "score_action"]
+__all__ = ["ENV_ID", "ILLEGAL_ACTIONS", "ILLEGAL_LIMIT", "YachtEnv", "score_action"]
 
 ENV_ID = "yacht/Yacht-v0"
+ILLEGAL_ACTIONS = ("penalize", "raise")
+ILLEGAL_LIMIT = 1000
+"""Illegal actions in one episode after which ``"penalize"`` truncates it (a legal game takes
+at most 36 steps; a uniformly random unmasked policy makes about 150 illegal ones)."""
 
 Observation = npt.NDArray[np.int16]
 
@@ -53,16 +78,35 @@ Observation = npt.NDArray[np.int16]
 class YachtEnv(gymnasium.Env[Observation, np.int64]):
     """One player, twelve turns, one preset. ``info["action_mask"]`` marks the legal actions."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (gymnasium's API)
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}  # noqa: RUF012 (gymnasium's API)
 
-    def __init__(self, rules: Rules | str = "traditional", render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules | str = "traditional",
+        render_mode: str | None = None,
+        *,
+        illegal_action: str = "penalize",
+        illegal_penalty: float = 1.0,
+    ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render mode {render_mode!r} (use 'ansi' or None)")
+            raise ValueError(
+                f"unknown render mode {render_mode!r} (use 'ansi', 'rgb_array' or None)"
+            )
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(
+                f"unknown illegal_action {illegal_action!r} (use 'penalize' or 'raise')"
+            )
+        penalty = float(illegal_penalty)
+        if not np.isfinite(penalty) or penalty < 0:
+            raise ValueError(f"illegal_penalty must be a number >= 0, got {illegal_penalty!r}")
         self.rules = rules_by_name(rules)
         self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_penalty = penalty
         self.action_space = action_space()
         self.observation_space = observation_space(self.rules)
         self._game: Game | None = None
+        self._illegal = 0
 
     @property
     def game(self) -> Game:
@@ -86,14 +130,22 @@ class YachtEnv(gymnasium.Env[Observation, np.int64]):
         dice = RandomDice(int(self.np_random.integers(2**63 - 1)))
         self._game = Game(["agent"], self.rules, dice)
         self._game.apply(Roll())
+        self._illegal = 0
         return observation(self._game), self._info()
 
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         game = self.game
         decoded = decode_action(action)
+        if game.finished:
+            raise GameOverError(f"cannot {decoded!s}: the game is over (call reset())")
+        if self.illegal_action == "penalize" and not action_mask(game)[int(action)]:
+            self._illegal += 1
+            truncated = self._illegal >= ILLEGAL_LIMIT
+            info = self._info(illegal=True)
+            return observation(game), -self.illegal_penalty, False, truncated, info
         before = game.totals[0]
         if isinstance(decoded, Hold):
-            if game.rolls_left == 0 or game.finished:
+            if game.rolls_left == 0:
                 game.apply(decoded)  # raises the game's error for this state
             if decoded != Hold(tuple(sorted(game.held))):
                 game.apply(decoded)
@@ -105,14 +157,20 @@ class YachtEnv(gymnasium.Env[Observation, np.int64]):
         reward = float(game.totals[0] - before)
         return observation(game), reward, game.finished, False, self._info()
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self, illegal: bool = False) -> dict[str, Any]:
         game = self.game
-        return {"action_mask": action_mask(game), "total": game.totals[0]}
+        mask = action_mask(game)
+        return {"action_mask": mask, "total": game.totals[0], "illegal_action": illegal}
 
-    def render(self) -> str | None:
-        if self.render_mode != "ansi":
-            return None
-        return render_text(self.game)
+    def render(self) -> Any:
+        """The text (``"ansi"``) or the picture (``"rgb_array"``, ``uint8[h, w, 3]``)."""
+        if self.render_mode == "ansi":
+            return render_text(self.game)
+        if self.render_mode == "rgb_array":
+            from yacht.env.picture import picture
+
+            return picture(self.game)
+        return None
 
 
 def render_text(game: Game) -> str:

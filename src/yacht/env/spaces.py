@@ -22,6 +22,8 @@ yacht.actions.InvalidActionError: invalid action: 44 (actions are integers 0 to 
 The observation is one flat integer vector (see :func:`observation_fields`): the dice, the rolls
 left, for several players whose turn it is, then one block per player, the observer first: the
 used categories, the points in each category, the upper subtotal and the total.
+:func:`solo_observation` cuts the observer's own 32 values out of a multi-player vector, so a
+policy trained alone in the Gymnasium environment plays a PettingZoo seat unchanged.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ __all__ = [
     "observation_fields",
     "observation_space",
     "score_action",
+    "solo_observation",
 ]
 
 HOLD_COUNT = 32
@@ -137,12 +140,12 @@ def observation_fields(rules: Rules, num_players: int = 1) -> list[tuple[str, in
     >>> from yacht.rules import rules_by_name
     >>> fields = observation_fields(rules_by_name("traditional"))
     >>> len(fields), fields[0], fields[5], fields[6]
-    (32, ('dice[1]', 0, 6), ('rolls_left', 0, 3), ('p0.used[ones]', 0, 1))
+    (32, ('dice[1]', 0, 6), ('rolls_left', 0, 2), ('p0.used[ones]', 0, 1))
     >>> fields[-2:]
     [('p0.upper', 0, 105), ('p0.total', 0, 297)]
     """
     out = [(f"dice[{i}]", 0, 6) for i in range(1, 6)]
-    out.append(("rolls_left", 0, MAX_ROLLS))
+    out.append(("rolls_left", 0, MAX_ROLLS - 1))  # the turn's first roll is made for the player
     if num_players > 1:
         out.append(("turn", 0, num_players - 1))
     best, max_total = _bounds(rules)
@@ -206,3 +209,42 @@ def decode_observation(obs: npt.ArrayLike, num_players: int = 1) -> dict[str, An
         i += 26
     out["players"] = players
     return out
+
+
+SOLO_SIZE = 32
+"""Length of the one-player observation: dice (5), rolls left, then one 26-value block."""
+
+
+def solo_observation(obs: npt.ArrayLike | Mapping[str, Any]) -> npt.NDArray[np.int16]:
+    """The observer's one-player view of a PettingZoo observation vector (or a batch of them).
+
+    A multi-player vector is the dice, the rolls left, ``turn``, then 26 values per player, the
+    observer first; the one-player vector drops ``turn`` and the other players' blocks. A
+    one-player vector comes back as it is. The last axis is the observation's, so a batch
+    ``(n, length)`` works too, and so does PettingZoo's ``{"observation": ..., "action_mask": ...}``
+    dict. Note that the opponents' sheets and whose turn it is are lost:
+    only the observer's own turns can be played from it.
+
+    >>> from yacht.dice import ScriptedDice
+    >>> game = Game(["A", "B"], dice=ScriptedDice([6, 6, 6, 5, 5]))
+    >>> _ = game.apply("roll")
+    >>> seat = observation(game, observer=0)
+    >>> seat.shape, solo_observation(seat).shape
+    ((59,), (32,))
+    >>> mine = decode_observation(solo_observation(seat))
+    >>> mine["dice"], mine["rolls_left"], len(mine["players"])
+    ((6, 6, 6, 5, 5), 2, 1)
+    """
+    v = np.asarray(obs["observation"] if isinstance(obs, Mapping) else obs)
+    size = v.shape[-1] if v.ndim else 0
+    if size == SOLO_SIZE:
+        return v.astype(OBSERVATION_DTYPE, copy=False)
+    players, extra = divmod(size - 7, 26)
+    if v.ndim == 0 or extra or players < 2:
+        raise ValueError(
+            f"not an observation vector: last axis has {size} values "
+            f"(one player: {SOLO_SIZE}; n players: 7 + 26 n)"
+        )
+    return np.concatenate([v[..., :6], v[..., 7 : 7 + 26]], axis=-1).astype(
+        OBSERVATION_DTYPE, copy=False
+    )
