@@ -103,3 +103,24 @@ def new_table(
         joined.raise_for_status()
         token: str = joined.json()["token"]
     return code, token
+
+
+_AXE: list[Any] = []
+
+
+def serious_violations(page: Page) -> list[str]:
+    """axe-core's violations of impact serious or critical on the page as it is now, one line
+    each (rule, impact, the first elements)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    if not _AXE:
+        _AXE.append(Axe())
+    results = _AXE[0].run(page)
+    found = []
+    for v in results.response["violations"]:
+        if v["impact"] in ("serious", "critical"):
+            where = [" ".join(map(str, n["target"])) for n in v["nodes"][:3]]
+            found.append(
+                f"{v['id']} ({v['impact']}): {where} {v['nodes'][0].get('failureSummary', '')}"
+            )
+    return found

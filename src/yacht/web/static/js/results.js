@@ -76,7 +76,7 @@ function reviewCard(player, review) {
     `<p class="stats"><span>${esc(t("Points lost: {loss}", { loss: player.loss.toFixed(1) }))}</span>` +
     `<span>${esc(t("Accuracy: {accuracy}%", { accuracy }))}</span></p>` +
     chartSvg(player.series, player.total, review.expected, label) +
-    `<details data-seat="${player.seat}"><summary>${esc(t("Every decision"))}</summary><div class="table-scroll"><table class="decisions">` +
+    `<details data-seat="${player.seat}"><summary>${esc(t("Every decision"))}</summary><div class="table-scroll" tabindex="0" role="region" aria-label="${esc(t("Every decision"))}"><table class="decisions">` +
     `<thead><tr><th>${esc(t("Turn"))}</th><th>${esc(t("Dice"))}</th><th>${esc(t("Taken"))}</th>` +
     `<th>${esc(t("Best"))}</th><th>${esc(t("Lost"))}</th></tr></thead><tbody></tbody></table></div></details></article>`
   );
