@@ -1,4 +1,5 @@
-"""Game review: exact losses for known blunders, none for optimal play; the CLI."""
+"""Game review: exact losses for known blunders, none for optimal play, full accuracy for
+following the hint in every kind of game (alone, with opponents, with a target); the CLI."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from yacht.actions import Score, hold_for_keep
 from yacht.bots import play_game
 from yacht.cli import main
-from yacht.dice import ScriptedDice
+from yacht.dice import RandomDice, ScriptedDice
 from yacht.game import Game
-from yacht.review import TOLERANCE, review
+from yacht.review import TOLERANCE, coach_hint, review
 from yacht.rules import CATEGORIES, Category, preset_names
+from yacht.strategy.win import win_hint
 
 
 @pytest.fixture(autouse=True)
@@ -30,16 +33,88 @@ def _eleven_turns_then(last_turn: list[int], *, undo: bool = False) -> Game:
     return game
 
 
+def _follow_the_coach(game: Game, target: int | None = None, *, scorings: int = 99) -> Game:
+    """Every player takes the top option of the hint the table shows (:func:`coach_hint`),
+    until the game ends or ``scorings`` boxes are filled."""
+    while not game.finished and sum(len(s) for s in game.sheets) < scorings:
+        view = game.view()
+        if view.dice is None:
+            game.apply("roll")
+            continue
+        best = coach_hint(view, target).best
+        if best.category is not None:
+            game.apply(Score(best.category))
+        else:
+            game.apply(hold_for_keep(view.dice, best.keep or ()))
+            game.apply("roll")
+    return game
+
+
 @pytest.mark.parametrize("rules", preset_names())
-def test_optimal_play_has_no_loss_and_full_accuracy(rules: str) -> None:
-    game = play_game(["optimal", "optimal"], rules, seed=21)
+def test_optimal_play_alone_has_no_loss_and_full_accuracy(rules: str) -> None:
+    game = play_game(["optimal"], rules, seed=21)
     result = review(game)
-    assert [p.loss for p in result.players] == [0.0, 0.0]
-    assert [p.accuracy for p in result.players] == [100.0, 100.0]
+    assert result.measure == "points"
+    assert [p.loss for p in result.players] == [0.0]
+    assert [p.accuracy for p in result.players] == [100.0]
     assert [p.total for p in result.players] == game.totals
     scorings = [d for d in result.decisions if d.taken.action == "score"]
-    assert len(scorings) == 2 * len(CATEGORIES)
+    assert len(scorings) == len(CATEGORIES)
     assert all(d.taken == d.best for d in result.decisions)
+
+
+def test_following_the_hint_alone_is_full_accuracy() -> None:
+    game = _follow_the_coach(Game(["Ann"], dice=RandomDice(5)))
+    result = review(game)
+    assert game.finished and result.players[0].accuracy == 100.0
+    assert result.players[0].loss == 0.0 == result.players[0].points_loss
+
+
+def test_following_the_hint_with_opponents_is_full_accuracy_by_the_chance_to_win() -> None:
+    """Heads-up and three players, the first rounds: every decision that took the P(win)
+    hint's top option is accurate; one that did not loses exactly its P(win) difference."""
+    for players in (["Ann", "Bob"], ["Ann", "Bob", "Cid"]):
+        game = _follow_the_coach(Game(players, dice=RandomDice(5)), scorings=len(players) + 1)
+        result = review(game)
+        assert result.measure == "win"
+        assert [p.accuracy for p in result.players] == [100.0] * len(players)
+        assert all(p.loss == 0.0 for p in result.players)
+    game = Game(["Ann", "Bob"], dice=ScriptedDice([6, 6, 6, 6, 6, 1, 2, 3, 4, 6]))
+    game.apply("roll")
+    game.apply("score ones")  # five sixes in Ones
+    (decision,) = review(game).decisions
+    hint = win_hint("traditional", {}, [{}], [6, 6, 6, 6, 6], rolls_left=2)
+    ones = next(o for o in hint.options if o.category is Category.ONES)
+    assert decision.best == hint.best and decision.taken == ones
+    assert decision.loss == pytest.approx(hint.best.win_probability - ones.win_probability)
+    assert decision.points_loss == pytest.approx(hint.best.expected - ones.expected)
+    assert not decision.accurate and decision.measure == "win"
+
+
+def test_following_the_target_hint_is_full_accuracy_by_the_chance_to_reach_it() -> None:
+    game = _follow_the_coach(Game(["Ann"], dice=RandomDice(5)), target=60, scorings=3)
+    result = review(game, target=60)
+    assert result.measure == "target" and result.target == 60
+    assert result.players[0].accuracy == 100.0
+    data = {**game.to_json(), "target": 60}  # a stored game carries its target
+    assert review(data).to_json() == result.to_json()
+    points = review(game)  # the same game without the target is rated by points
+    assert points.measure == "points" and points.players[0].accuracy is not None
+    with pytest.raises(ValueError, match="at least 1"):
+        review(game, target=0)
+
+
+@pytest.mark.slow
+def test_a_whole_heads_up_game_following_the_hint_is_full_accuracy() -> None:
+    """To the end, through the exact endgame table: 100% for both, and the points given up
+    for the chance to win are shown beside it."""
+    game = _follow_the_coach(Game(["Ann", "Bob"], dice=RandomDice(5)))
+    result = review(game)
+    assert game.finished
+    assert [p.accuracy for p in result.players] == [100.0, 100.0]
+    assert any(d.exact for d in result.decisions)
+    assert all(d.accurate for d in result.decisions)
+    assert sum(p.points_loss for p in result.players) > 0
 
 
 def test_keeping_four_sixes_instead_of_scoring_a_yacht_costs_the_exact_loss() -> None:
@@ -121,11 +196,13 @@ def test_unfinished_game_reviews_the_decisions_made_so_far() -> None:
 
 
 def test_review_reads_game_json_and_each_player_uses_their_own_sheet() -> None:
-    game = play_game(["optimal", "random"], "clubhouse", seed=3)
+    game = play_game(["optimal", "random"], "traditional", seed=3)
     data = json.loads(json.dumps(game.to_json()))
     assert review(data).to_json() == review(game).to_json()
     result = review(data)
-    assert result.players[0].loss == 0.0 and result.players[1].loss > 0.0
+    assert result.measure == "win"
+    assert result.players[0].points_loss == 0.0 and result.players[1].points_loss > 0.0
+    assert result.players[1].loss > 0.0
     assert {d.player for d in result.decisions} == {0, 1}
     with pytest.raises(ValueError, match="not a yacht game"):
         review({"players": ["Ann"]})

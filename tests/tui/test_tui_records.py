@@ -117,7 +117,13 @@ def test_replay_plain_prints_every_event_with_its_verdict(
     for line, step in zip(steps, replay_steps(game, rated), strict=True):
         assert describe_event(game.players, step.event, "en", step.dice_before) in line
         if step.decision is not None:
-            assert line.endswith("]") and ("best play" in line or "points lost" in line)
+            if step.decision.accurate:
+                assert line.endswith("best play]")
+            else:  # the chance to win lost, and the points beside it, never shown as 0.0
+                assert re.search(
+                    r"best was .*, -(\d\.\d+|0\.0\d+)% to win, -[\d.]+ points\]$", line
+                )
+                assert ", -0.0% to win" not in line
     assert sum(1 for s in replay_steps(game, rated) if s.decision) == len(rated.decisions)
     summary = out[out.index("Review") + 1 :]
     for player in rated.players:

@@ -11,7 +11,7 @@ from textual.widgets import Select
 
 from yacht.dice import ScriptedDice
 from yacht.game import Game, TurnView
-from yacht.strategy import hint_for_view
+from yacht.strategy import Hint, hint_for_view
 from yacht.strategy.win import WinHint, win_hint_for_view
 from yacht.tui.app import YachtApp
 from yacht.tui.records import Records
@@ -110,16 +110,18 @@ async def test_the_table_keeps_its_keys_while_the_hint_is_thinking(
 ) -> None:
     """A slow first win hint (tables to build) shows "Thinking…" and blocks nothing; the
     answer for a position that has moved on is dropped."""
+    import yacht.review
     import yacht.strategy.win as win
 
     gate = threading.Event()
     real = win.win_hint_for_view
+    coach = yacht.review.coach_hint
 
-    def slow(view: TurnView) -> WinHint:
+    def slow(view: TurnView, target: int | None = None) -> Hint | WinHint:
         gate.wait(timeout=30)
-        return real(view)
+        return coach(view, target)
 
-    monkeypatch.setattr(win, "win_hint_for_view", slow)
+    monkeypatch.setattr(yacht.review, "coach_hint", slow)
     config = TableConfig((Seat("Ann"), Seat("Bob")))
     game = Game(config.names, config.preset, ScriptedDice(faces()))
     game.apply("roll")

@@ -121,18 +121,29 @@ class Records:
             db.execute("PRAGMA foreign_keys = ON")
             yield db
 
-    def add(self, game: Game, seats: Sequence[Seat], *, finished_at: str | None = None) -> int:
-        """Store a finished game; returns its id."""
+    def add(
+        self,
+        game: Game,
+        seats: Sequence[Seat],
+        *,
+        finished_at: str | None = None,
+        target: int | None = None,
+    ) -> int:
+        """Store a finished game; returns its id. A ``target`` score is kept in the game's
+        JSON (``"target"``), so its review rates by the chance of reaching it."""
         if not game.finished:
             raise ValueError("only finished games go into the records")
         if [s.name for s in seats] != list(game.players):
             raise ValueError(f"seats {seats!r} do not match players {game.players!r}")
         when = finished_at or datetime.now(UTC).isoformat(timespec="seconds")
         winners = set(game.winners())
+        data = game.to_json()
+        if target is not None:
+            data["target"] = target
         with self._connect() as db:
             cur = db.execute(
                 "INSERT INTO games (finished_at, preset, game) VALUES (?, ?, ?)",
-                (when, game.rules.name, json.dumps(game.to_json())),
+                (when, game.rules.name, json.dumps(data)),
             )
             game_id = int(cur.lastrowid or 0)
             db.executemany(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from yacht.actions import Hold, Roll, Score
 from yacht.game import Event, Game
 from yacht.tui.records import GameRecord
-from yacht.tui.reviews import option_text, summary_lines
+from yacht.tui.reviews import loss_text, option_text, summary_lines
 from yacht.tui.seats import kind_label
 from yacht.tui.table import describe_event
 from yacht.tui.text import gettext_for
@@ -81,7 +81,7 @@ def replay_steps(game: Game, review: Review | None) -> list[ReplayStep]:
 
 
 def step_note(step: ReplayStep, lang: str) -> str:
-    """The verdict on a step's decision: best, or the best option and the points lost."""
+    """The verdict on a step's decision: best, or the hint's top option and what was lost."""
     _ = gettext_for(lang)
     d = step.decision
     if d is None:
@@ -89,8 +89,8 @@ def step_note(step: ReplayStep, lang: str) -> str:
     taken = option_text(d.taken, lang)
     if d.accurate:
         return _("{taken}: best play").format(taken=taken)
-    return _("{taken}: best was {best}, {loss:.1f} points lost").format(
-        taken=taken, best=option_text(d.best, lang), loss=d.loss
+    return _("{taken}: best was {best}, {loss}").format(
+        taken=taken, best=option_text(d.best, lang), loss=loss_text(d, lang)
     )
 
 

@@ -16,7 +16,15 @@ from yacht.tui.text import gettext_for
 if TYPE_CHECKING:
     from yacht.review import Decision, Review
 
-__all__ = ["Choice", "decision_line", "option_text", "summary_lines"]
+__all__ = [
+    "Choice",
+    "amount",
+    "decision_line",
+    "loss_text",
+    "measure_line",
+    "option_text",
+    "summary_lines",
+]
 
 
 class Choice(Protocol):
@@ -48,26 +56,63 @@ def option_text(option: Choice, lang: str) -> str:
     )
 
 
-def decision_line(decision: Decision, lang: str) -> str:
-    """``Turn 4, roll 2: 6 6 5 3 1``, then ``-> keep 6 6`` with the points it lost, and the
-    best option when that was not it, one a line."""
+def amount(value: float, *, percent: bool = False) -> str:
+    """A loss as shown: one decimal, or two significant digits when that would read 0.0
+    (a loss is never shown as nothing).
+
+    >>> amount(6.06), amount(0.0031), amount(0.00031, percent=True), amount(0.0), amount(1e-7)
+    ('6.1', '0.0031', '0.031%', '0.0', '<0.001')
+    """
+    x = value * 100 if percent else value
+    if x >= 0.05 or x == 0:
+        return f"{x:.1f}" + ("%" if percent else "")
+    return (f"{x:.2g}" if x >= 0.001 else "<0.001") + ("%" if percent else "")
+
+
+def loss_text(decision: Decision, lang: str) -> str:
+    """What a decision gave up: the measure the hint used, and the points beside it."""
     _ = gettext_for(lang)
-    where = _("Turn {turn}, roll {roll}").format(turn=decision.turn, roll=decision.roll)
+    points = amount(decision.points_loss)
+    if decision.measure == "points":
+        return _("-{points} points").format(points=points)
+    chance = amount(decision.loss, percent=True)
+    if decision.measure == "win":
+        return _("-{chance} to win, -{points} points").format(chance=chance, points=points)
+    return _("-{chance} to reach the target, -{points} points").format(chance=chance, points=points)
+
+
+def measure_line(review: Review, lang: str) -> str:
+    """How the review rates decisions: the same way the hint ranked them."""
+    _ = gettext_for(lang)
+    if review.measure == "win":
+        return _("Rated as the hint ranks: by the chance to finish first.")
+    if review.measure == "target":
+        return _("Rated as the hint ranks: by the chance to reach {target}.").format(
+            target=review.target
+        )
+    return _("Rated as the hint ranks: by expected points.")
+
+
+def decision_line(decision: Decision, lang: str) -> str:
+    """``Round 4, roll 2: 6 6 5 3 1``, then ``-> keep 6 6`` with what it lost, and the
+    hint's top option when that was not it, one a line."""
+    _ = gettext_for(lang)
+    where = _("Round {round}, roll {roll}").format(round=decision.turn, roll=decision.roll)
     dice = " ".join(map(str, decision.dice))
     taken = f" → {option_text(decision.taken, lang)}"
     if decision.accurate:
         return f"{where}: {dice}\n{taken}"
     best = _("best: {option}").format(option=option_text(decision.best, lang))
-    return f"{where}: {dice}\n{taken} (-{decision.loss:.1f})\n {best}"
+    return f"{where}: {dice}\n{taken} ({loss_text(decision, lang)})\n {best}"
 
 
 def summary_lines(
     review: Review, seats: Sequence[Seat], lang: str, *, worst: int = 3, everyone: bool = False
 ) -> list[str]:
-    """For every human seat (every seat with ``everyone``): points lost, accuracy, and the
-    costliest decisions."""
+    """How decisions are rated, then for every human seat (every seat with ``everyone``):
+    accuracy, what was lost, and the costliest decisions."""
     _ = gettext_for(lang)
-    lines: list[str] = []
+    lines: list[str] = [measure_line(review, lang)]
     for summary in review.players:
         if seats[summary.player].is_bot and not everyone:
             continue
@@ -79,15 +124,13 @@ def summary_lines(
                 name=summary.name, accuracy=summary.accuracy
             )
         )
-        lines.append(
-            " "
-            + _("{loss:.1f} points lost in {n} decisions").format(
-                loss=summary.loss, n=summary.decisions
-            )
-        )
+        lost = _("{points} points lost in {n} decisions").format(
+            points=amount(summary.points_loss), n=summary.decisions
+        )  # chances lost one by one do not add up to a chance: they are shown per decision
+        lines.append(" " + lost)
         mine = [d for d in review.decisions if d.player == summary.player and not d.accurate]
-        for decision in sorted(mine, key=lambda d: -d.loss)[:worst]:
+        for decision in sorted(mine, key=lambda d: (-d.loss, -d.points_loss))[:worst]:
             lines += [" " + line for line in decision_line(decision, lang).splitlines()]
-    if not lines:
+    if len(lines) == 1:
         lines.append(_("No human players to review."))
     return lines

@@ -117,7 +117,8 @@ class Table:
         event = self.game.apply(action)
         self.save()
         if self.game.finished and self.record_id is None:
-            self.record_id = Records.open_default(self.folder).add(self.game, self.seats)
+            records = Records.open_default(self.folder)
+            self.record_id = records.add(self.game, self.seats, target=self.config.target)
         return event
 
     def bot_action(self) -> Action:

@@ -36,20 +36,31 @@ _PREPARING: set[tuple[str, bool]] = set()
 _PREPARING_LOCK = threading.Lock()
 
 
+TARGET_LEVELS = ("target:200", "target:250")
+"""The only ``target:T`` bots the web seats: each new T costs 10-24 s of CPU and some 5 MB
+of cache the first time, so the web offers a fixed few (the command line takes any T)."""
+
+
 def bot_levels() -> list[str]:
-    """The bot levels a table can seat, weakest first."""
+    """The bot levels a table can seat on the web, weakest first, then the target bots."""
     from yacht.bots import BOT_NAMES
 
-    return list(BOT_NAMES)
+    return [*BOT_NAMES, *TARGET_LEVELS]
 
 
 def check_bot(level: str | None) -> str:
-    """The level if a bot of that name exists; else ValueError naming the known ones."""
-    from yacht.bots import make_bot
+    """The level if the web seats a bot of that name; else ValueError naming the ones it does.
 
+    >>> check_bot("target:201")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: no bot 'target:201' on the web; the levels are: random, greedy, ..., target:250
+    """
     if not level:
         raise ValueError("a bot seat needs a level, e.g. 'medium'")
-    make_bot(level)
+    levels = bot_levels()
+    if level not in levels:
+        raise ValueError(f"no bot {level[:40]!r} on the web; the levels are: {', '.join(levels)}")
     return level
 
 
@@ -142,8 +153,11 @@ def hint_reply(view: TurnView, limit: int = 5) -> dict[str, Any]:
 
 
 def review_json(game: Game) -> dict[str, Any]:
-    """Each player's review: points lost, accuracy, every decision, and the expected final
-    total after each decision (the chart), starting from the preset's expected score."""
+    """Each player's review: accuracy by the measure the table's hint ranks by (``measure``:
+    ``points`` alone, ``win`` with opponents), what was lost by it (``chance_loss``, a
+    probability, with opponents) and in expected points (``loss``), every decision (with
+    ``accurate``), and the expected final total after each decision (the chart), starting
+    from the preset's expected score."""
     from yacht.review import review
     from yacht.strategy import solve
 
@@ -169,7 +183,10 @@ def review_json(game: Game) -> dict[str, Any]:
                     "dice": list(d.dice),
                     "taken": d.taken.to_json(),
                     "best": d.best.to_json(),
-                    "loss": round(d.loss, 3),
+                    "loss": round(d.points_loss, 3),
+                    "chance_loss": None if d.measure == "points" else round(d.loss, 6),
+                    "accurate": d.accurate,
+                    "exact": d.exact,
                 }
             )
         players.append(
@@ -177,10 +194,16 @@ def review_json(game: Game) -> dict[str, Any]:
                 "seat": summary.player,
                 "name": summary.name,
                 "total": summary.total,
-                "loss": round(summary.loss, 2),
+                "loss": round(summary.points_loss, 2),
+                "chance_loss": None if summary.measure == "points" else round(summary.loss, 6),
                 "accuracy": None if summary.accuracy is None else round(summary.accuracy, 1),
                 "decisions": decisions,
                 "series": [round(x, 2) for x in series],
             }
         )
-    return {"rules": result.rules, "expected": round(start, 2), "players": players}
+    return {
+        "rules": result.rules,
+        "measure": result.measure,
+        "expected": round(start, 2),
+        "players": players,
+    }

@@ -87,7 +87,7 @@ class EndScreen(Screen[None]):
         t = self.table
         head = self._("Review")
         try:
-            lines = summary_lines(review(t.game), t.seats, t.config.lang)
+            lines = summary_lines(review(t.game, target=t.config.target), t.seats, t.config.lang)
         except Exception as e:  # a review that fails must not take the results with it
             lines = [self._("The review is not available: {error}").format(error=e)]
         text = f"[b]{escape(head)}[/b]\n" + escape("\n".join(lines))

@@ -318,18 +318,12 @@ class TableScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="hint")
     def compute_hint(self, version: int, view: TurnView) -> None:
-        """The exact hint, off the event loop (a target table can take seconds to build).
-        With opponents and no target: every option's chance of finishing first."""
-        from yacht.strategy import hint_for_view
-        from yacht.strategy.win import win_hint_for_view
+        """The exact hint, off the event loop (a target table can take seconds to build):
+        the coach's, which the end-of-game review rates by too (:func:`yacht.review.coach_hint`)."""
+        from yacht.review import coach_hint
 
-        target = self.table.config.target
         try:
-            hint: Hint | WinHint | str
-            if len(view.sheets) > 1 and target is None:
-                hint = win_hint_for_view(view)
-            else:
-                hint = hint_for_view(view, target)
+            hint: Hint | WinHint | str = coach_hint(view, self.table.config.target)
         except Exception as e:  # a failing hint must not end the game
             hint = self._("The hint is not available: {error}").format(error=e)
         if not get_current_worker().is_cancelled:
