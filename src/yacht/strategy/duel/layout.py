@@ -29,11 +29,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from yacht.rules import CATEGORIES, Rules
-from yacht.strategy.tables import I64, score_table
+from yacht.strategy.tables import FULL, I64, score_table
 
 __all__ = ["FULL", "LAYERS", "RANK", "Layout", "by_used", "layout", "reach_of"]
 
-FULL = (1 << len(CATEGORIES)) - 1
 LAYERS = 2 * len(CATEGORIES)
 """Layers 0 .. 23 start turns; layer 24 is the finished game."""
 
