@@ -124,3 +124,16 @@ def serious_violations(page: Page) -> list[str]:
                 f"{v['id']} ({v['impact']}): {where} {v['nodes'][0].get('failureSummary', '')}"
             )
     return found
+
+
+def wider_than_screen(page: Page) -> list[str]:
+    """The visible elements that stick out past the right edge of the screen (nothing should:
+    a page that scrolls sideways on a phone hides its controls)."""
+    found: list[str] = page.evaluate(
+        "() => [...document.querySelectorAll('body *')].filter(e => {"
+        " const r = e.getBoundingClientRect();"
+        " const scrolled = e.closest('.sheet-scroll, .table-scroll');"
+        " return r.width > 0 && r.right > innerWidth + 1 && !scrolled;"
+        " }).map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + '.' + e.className)"
+    )
+    return found

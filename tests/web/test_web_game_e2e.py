@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .live import LiveServer
-from .pages import DESKTOP, PHONE, Pages, serious_violations, shot
+from .pages import DESKTOP, PHONE, Pages, serious_violations, shot, wider_than_screen
 
 TEXTS = {
     "en": {"open": "Open the table", "round": "Round {n} of 12", "over": "Game over"},
@@ -30,6 +30,7 @@ RUNS = [  # every language, both schemes, both widths
 def accessible(page: Page, where: str) -> None:
     found = serious_violations(page)
     assert found == [], f"axe on {where}:\n" + "\n".join(found)
+    assert wider_than_screen(page) == [], f"{where} is wider than the screen"
 
 
 @pytest.mark.parametrize(("lang", "scheme", "viewport"), RUNS, ids=[r[0] for r in RUNS])

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .live import LiveServer
-from .pages import PHONE, PHONE_LARGE, Pages, new_table, shot
+from .pages import PHONE, PHONE_LARGE, Pages, new_table, shot, wider_than_screen
 
 
 def box_of(page: Page, selector: str) -> list[dict[str, Any]]:
@@ -50,6 +50,7 @@ def test_a_whole_turn_fits_on_a_phone_screen(
     expect(page.locator("#rolls")).to_have_text("Roll 1 of 3")
     expect(page.locator("#card button.score")).to_have_count(12)
     assert page.evaluate("window.scrollY") == 0
+    assert wider_than_screen(page) == []
     assert_on_screen(page, "#dice .die", 5)
     assert_on_screen(page, "#roll", 1)
     assert_on_screen(page, "#hint", 1)
