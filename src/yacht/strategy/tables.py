@@ -202,10 +202,10 @@ class ScoreTable:
     def reachable(self) -> npt.NDArray[np.bool_]:
         """``[mask, u]``: whether a game can start a turn with these categories used and the
         tracked upper subtotal u."""
-        out = np.zeros((1 << len(CATEGORIES), self.uppers), dtype=bool)
+        out = np.zeros((FULL + 1, self.uppers), dtype=bool)
         for low in range(64):
             ups = np.array(sorted({min(self.cap, s) for s in self.possible_uppers(low)}))
-            masks = np.arange(0, 1 << len(CATEGORIES), 64) + low
+            masks = np.arange(0, FULL + 1, 64) + low
             out[np.ix_(masks, ups)] = True
         return out
 
