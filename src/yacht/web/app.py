@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -15,12 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import fastapi_offline
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import yacht
 from yacht.web.broadcast import Broadcaster, LocalBroadcaster
@@ -89,10 +92,19 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await runner.resume()
+        chores = [
+            asyncio.create_task(service.sweep()),
+            asyncio.create_task(service.presence.refresh()),
+        ]
         try:
             yield
         finally:
+            for chore in chores:
+                chore.cancel()
+            await asyncio.gather(*chores, return_exceptions=True)
             await runner.stop()
+            await service.presence.settle()
+            service.hints.close()
             close = getattr(service.broadcaster, "aclose", None)
             if close is not None:
                 await close()
@@ -114,6 +126,13 @@ def create_app(
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
         body = ErrorMessage(code=exc.code, message=exc.message)
         return JSONResponse(body.model_dump(), status_code=exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 400:  # a body FastAPI could not parse (too deep, huge numbers)
+            body = ErrorMessage(code="invalid", message=f"bad request: {exc.detail}")
+            return JSONResponse(body.model_dump(), status_code=422)
+        return await http_exception_handler(request, exc)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:

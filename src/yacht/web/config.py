@@ -40,7 +40,9 @@ class Settings:
     ``seeds`` makes the secret server seeds (tests inject a deterministic one so games repeat);
     ``bot_delay`` is the pause, in seconds, before a bot acts, so people can follow its moves;
     ``prepare_tables``: when a table with opponents opens, build the tables of P(win) hints and
-    the ``winner`` bot in the background (tests that do not need them turn it off).
+    the ``winner`` bot in the background (tests that do not need them turn it off);
+    ``waiting_ttl``, ``idle_ttl``: tables waiting for players, and games in play without a
+    move, are deleted after that many seconds (checked every ``sweep_every`` seconds).
     """
 
     database: str = ""
@@ -48,6 +50,9 @@ class Settings:
     bot_delay: float = 0.6
     public_url: str = ""
     prepare_tables: bool = True
+    waiting_ttl: float = 3600.0  # s a table may wait for players before it is deleted
+    idle_ttl: float = 86400.0  # s a game in play may go without a move (abandoned: deleted)
+    sweep_every: float = 60.0  # s between two clean-ups
 
     def database_url(self) -> str:
         return self.database or default_database_url()

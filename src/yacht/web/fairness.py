@@ -31,7 +31,50 @@ from yacht.dice import FairDice
 from yacht.game import Game
 from yacht.rules import RulesError, rules_by_name
 
-__all__ = ["BadGameFileError", "Verdict", "verify"]
+__all__ = [
+    "RULE",
+    "BadGameFileError",
+    "Verdict",
+    "contribute",
+    "dice_key",
+    "next_fair",
+    "verify",
+]
+
+RULE = 2
+"""The fair-dice rule new games follow (docs/web/fairness.md). Rule 1 (older games): the dice
+key is the table's client seed, given before the server drew its seed. Rule 2: every player
+who takes a seat gives a seed after the commitment is published; the key is
+:func:`dice_key` of the commitment and all of them, fixed when the game starts."""
+
+
+def dice_key(commitment: str, contributions: Sequence[Mapping[str, Any]]) -> str:
+    """The dice key of rule 2: SHA-256 (hex) of ``yacht-fair-2``, the commitment and each
+    ``seat:seed`` in seat order, one a line. It is the ``client_seed`` of the game's dice.
+
+    >>> dice_key("c0" * 32, [{"seat": 1, "seed": "b"}, {"seat": 0, "seed": "a"}])[:16]
+    'af4aae176ce9fafb'
+    """
+    lines = ["yacht-fair-2", commitment.lower()]
+    lines += [f"{c['seat']}:{c['seed']}" for c in sorted(contributions, key=lambda c: c["seat"])]
+    return hashlib.sha256(("\n".join(lines) + "\n").encode()).hexdigest()
+
+
+def next_fair(seed: str, at: str) -> dict[str, Any]:
+    """A drawn secret seed with its commitment, published at ``at``, awaiting players' seeds."""
+    return {"seed": seed, "commitment": FairDice(seed).commitment, "at": at, "contributions": []}
+
+
+def contribute(
+    fair: Mapping[str, Any] | None, seat: int, seed: str, at: str
+) -> dict[str, Any] | None:
+    """``fair`` with ``seat``'s seed added; None when the seat has given one already."""
+    fair = dict(fair or {"contributions": []})
+    given = list(fair.get("contributions", []))
+    if any(c["seat"] == seat for c in given):
+        return None
+    fair["contributions"] = [*given, {"seat": seat, "seed": seed, "at": at}]
+    return fair
 
 
 class BadGameFileError(ValueError):

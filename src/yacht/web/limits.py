@@ -18,7 +18,9 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -31,9 +33,13 @@ __all__ = [
     "MAX_MESSAGE",
     "RATE",
     "BodyLimit",
+    "ClientLimits",
     "Flood",
+    "KeyedBuckets",
     "MessageLimits",
+    "Quota",
     "RateLimit",
+    "client_key",
     "receive_text",
 ]
 
@@ -87,6 +93,109 @@ class RateLimit:
             return False
         self.tokens -= 1.0
         return True
+
+
+@dataclass(frozen=True)
+class Quota:
+    """A per-client token bucket: ``burst`` requests at once, then one every ``every`` s."""
+
+    burst: int
+    every: float
+
+    def describe(self, what: str) -> str:
+        return f"too many {what}: at most {self.burst} at once, then one every {self.every:g} s"
+
+
+# What each costs a legitimate player is in docs/web/limits (README "Limits").
+QUOTAS: dict[str, Quota] = {
+    "create": Quota(burst=10, every=30.0),  # tables opened
+    "join": Quota(burst=20, every=2.0),  # seats taken
+    "hint": Quota(burst=10, every=1.0),  # hints asked (REST and WebSocket together)
+    "action": Quota(burst=60, every=0.1),  # REST in-game requests (roll, hold, score...)
+}
+WAITING_PER_CLIENT = 5  # tables waiting for players that one client has opened
+WAITING_TOTAL = 1000  # tables waiting for players on the whole server
+CLIENTS = 10_000  # clients whose buckets are remembered (the least recent are forgotten)
+
+
+class KeyedBuckets:
+    """One :class:`RateLimit` per key (a client), the least recently used forgotten first.
+
+    >>> b = KeyedBuckets(Quota(burst=1, every=10), clock=lambda: 0.0, size=2)
+    >>> b.take("a"), b.take("a"), b.take("b"), b.take("c"), b.take("a")
+    (True, False, True, True, True)
+    """
+
+    def __init__(
+        self, quota: Quota, clock: Callable[[], float] = time.monotonic, size: int = CLIENTS
+    ) -> None:
+        self.quota = quota
+        self.clock = clock
+        self.size = size
+        self._buckets: OrderedDict[str, RateLimit] = OrderedDict()
+
+    def take(self, key: str) -> bool:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = RateLimit(1.0 / self.quota.every, self.quota.burst, self.clock)
+            self._buckets[key] = bucket
+            while len(self._buckets) > self.size:
+                self._buckets.popitem(last=False)
+        self._buckets.move_to_end(key)
+        return bucket.take()
+
+
+class ClientLimits:
+    """Per-client rate limits of the REST and WebSocket requests that cost the server."""
+
+    def __init__(
+        self,
+        quotas: Mapping[str, Quota] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        waiting_per_client: int = WAITING_PER_CLIENT,
+        waiting_total: int = WAITING_TOTAL,
+    ) -> None:
+        self.quotas = dict(quotas or QUOTAS)
+        self.buckets = {k: KeyedBuckets(q, clock) for k, q in self.quotas.items()}
+        self.waiting_per_client = waiting_per_client
+        self.waiting_total = waiting_total
+
+    def take(self, kind: str, client: str | None) -> None:
+        """Spend one of ``client``'s ``kind`` tokens; TableError ``rate_limited`` if none."""
+        from yacht.web.errors import TableError
+
+        if client is None or self.buckets[kind].take(client):
+            return
+        log.warning("rate limited: %s", kind, extra={"client": client, "limit": kind})
+        raise TableError("rate_limited", self.quotas[kind].describe(_WHAT[kind]))
+
+    async def check_waiting(self, store: Any, creator: str | None) -> None:
+        """Refuse a new table while ``creator`` (or the server) has too many waiting."""
+        import asyncio
+
+        from yacht.web.errors import TableError
+
+        if creator is not None:
+            mine = await asyncio.to_thread(store.waiting_count, creator)
+            if mine >= self.waiting_per_client:
+                raise TableError(
+                    "rate_limited",
+                    f"you have {mine} tables waiting for players, the most one client may "
+                    "have: fill one, or wait until one expires",
+                )
+        total = await asyncio.to_thread(store.waiting_count)
+        if total >= self.waiting_total:
+            raise TableError("busy", f"the server has {total} tables waiting: join one of them")
+
+
+_WHAT = {"create": "new tables", "join": "joins", "hint": "hints", "action": "requests"}
+
+
+def client_key(scope: Scope) -> str | None:
+    """Who a request comes from, for the per-client limits: its address (set from
+    X-Forwarded-For by ``yacht serve`` only behind a proxy it trusts)."""
+    client = scope.get("client")
+    return str(client[0]) if client else None
 
 
 class MessageLimits:

@@ -34,6 +34,11 @@ class TableRow(Base):
     game_number: Mapped[int] = mapped_column(Integer)
     revision: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # A hash of the client (address) that opened it: caps its waiting tables.
+    creator: Mapped[str | None] = mapped_column(String(64), index=True, default=None)
+    # The next game's secret seed, its commitment and the seeds players gave for it (fair
+    # dice rule 2, see yacht.web.fairness); drawn when the current game starts.
+    fair_next: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), default=None)
 
     seats: Mapped[list[SeatRow]] = relationship(
         order_by="SeatRow.position", cascade="all, delete-orphan", lazy="selectin"
@@ -52,6 +57,9 @@ class SeatRow(Base):
     bot: Mapped[str | None] = mapped_column(String(40))
     token_hash: Mapped[str | None] = mapped_column(String(64))
     claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # When the holder was last seen (joined, connected, acted, left): the grace period
+    # before another player may hand the seat to a bot counts from here.
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
 
 class GameRow(Base):
@@ -73,3 +81,5 @@ class GameRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Fair dice rule 2: the players' seeds and the dice key made of them (None: rule 1).
+    fair: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), default=None)

@@ -7,14 +7,15 @@ decided on the current version, is it your turn, and finally do the rules allow 
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from yacht.actions import Action, GameError
-from yacht.dice import FairDice
 from yacht.game import Game
-from yacht.web import players
-from yacht.web.models import GameRow
+from yacht.web import fairness, players
+from yacht.web.broadcast import Broadcaster
+from yacht.web.config import Settings
+from yacht.web.hints import HintDesk
+from yacht.web.models import GameRow, SeatRow
 from yacht.web.schemas import (
     ActionMessage,
     HandToBotMessage,
@@ -22,11 +23,34 @@ from yacht.web.schemas import (
     HintOption,
     HintReply,
     RematchMessage,
+    SeedMessage,
+    TakeBackMessage,
 )
-from yacht.web.store import TableSnapshot, now
+from yacht.web.seats import GRACE
+from yacht.web.store import Store, TableSnapshot, now
 from yacht.web.tables import Change, TableError, TableService, engine_error
 
 __all__ = ["GameService"]
+
+
+AWAY_BOT = "medium"
+"""The level an away player's seat is handed to (only the holder picks another)."""
+
+
+def _yours(row: SeatRow) -> SeatRow:
+    if row.kind == "bot":
+        raise TableError(
+            "illegal",
+            f"seat {row.position + 1} is played by a bot: take it back first (take_back)",
+        )
+    return row
+
+
+def _level(level: str) -> str:
+    try:
+        return players.check_bot(level)
+    except ValueError as e:
+        raise TableError("invalid", str(e)) from None
 
 
 def _playing(snap: TableSnapshot, game: Game | None, number: int | None = None) -> Game:
@@ -45,21 +69,29 @@ def _playing(snap: TableSnapshot, game: Game | None, number: int | None = None) 
 class GameService(TableService):
     """The table service plus everything that happens during a game."""
 
+    def __init__(self, store: Store, broadcaster: Broadcaster, settings: Settings) -> None:
+        super().__init__(store, broadcaster, settings)
+        self.hints = HintDesk()
+
     async def act(self, code: str, msg: ActionMessage) -> dict[str, Any]:
         """A player's action, checked in full; see the module docstring for the order."""
 
         def decide(snap: TableSnapshot, game: Game | None) -> Change:
-            self.check_token(snap, msg.seat, msg.token)
+            _yours(self.check_token(snap, msg.seat, msg.token))
             return self._apply(snap, game, msg.seat, msg.game, msg.version, msg.action.to_action())
 
-        return await self.change(code, decide)
+        state = await self.change(code, decide)
+        self.presence.seen(code.upper(), [msg.seat])
+        return state
 
     async def act_for(
-        self, code: str, seat: int, number: int, version: int, action: Action
+        self, code: str, seat: int, number: int, version: int, action: Action, *, bot: bool = False
     ) -> None:
         """An action the server takes for a seat (a bot, or a turn that timed out)."""
 
         def decide(snap: TableSnapshot, game: Game | None) -> Change:
+            if bot and self.seat_of(snap, seat).kind != "bot":
+                raise TableError("stale_version", f"seat {seat + 1} was taken back")
             return self._apply(snap, game, seat, number, version, action)
 
         await self.change(code, decide)
@@ -91,17 +123,19 @@ class GameService(TableService):
         return Change(game=self._game_columns(snap.table, game, new_turn=new_turn), engine=game)
 
     async def hint(self, code: str, msg: HintMessage) -> HintReply:
-        snap, game = await self.load(code)
+        snap, game = await self.latest(code)
         if not snap.table.hints:
             raise TableError("hints_off", "this table plays without hints")
-        self.check_token(snap, msg.seat, msg.token)
+        _yours(self.check_token(snap, msg.seat, msg.token))
         game = _playing(snap, game)
         if msg.seat != game.current:
             raise TableError("not_your_turn", "hints are for the player whose turn it is")
         view, version = game.view(), game.version
         if view.dice is None:
             raise TableError("illegal", "roll first: a hint needs dice on the table")
-        reply = await asyncio.to_thread(players.hint_reply, view)
+        self.presence.seen(snap.table.code, [msg.seat])
+        key = (snap.table.code, snap.game.number, version, msg.seat)
+        reply = await self.hints.answer(key, view)
         return HintReply(
             seat=msg.seat,
             version=version,
@@ -111,35 +145,94 @@ class GameService(TableService):
         )
 
     async def hand_to_bot(self, code: str, msg: HandToBotMessage) -> dict[str, Any]:
-        try:
-            players.check_bot(msg.bot)
-        except ValueError as e:
-            raise TableError("invalid", str(e)) from None
+        """Hand a seat to a bot; see :class:`~yacht.web.schemas.HandToBotMessage` for who may."""
+        level = _level(msg.bot)
+        own = msg.seat == msg.by
+        away = 0.0 if own else await self.presence.away_for(code.upper(), msg.seat)
 
         def decide(snap: TableSnapshot, game: Game | None) -> Change:
             self.check_token(snap, msg.by, msg.token)
             row = self.seat_of(snap, msg.seat)
             if row.kind == "bot":
                 raise TableError("illegal", f"seat {msg.seat + 1} is already played by a bot")
-            if msg.seat != msg.by and msg.seat in self.connected(snap.table.code):
+            held = row.token_hash is not None
+            if held and not own and "bot" in msg.model_fields_set and level != AWAY_BOT:
                 raise TableError(
-                    "illegal", f"seat {msg.seat + 1} is still connected: only its player can leave"
+                    "illegal",
+                    f"only seat {msg.seat + 1}'s player picks its bot level; an away player's "
+                    f"seat goes to the {AWAY_BOT!r} bot",
+                )
+            if held and not own and away < GRACE and not self._timed_out(snap, game, msg.seat):
+                raise TableError(
+                    "illegal",
+                    f"seat {msg.seat + 1} belongs to {row.name}, who was here "
+                    f"{away:.0f} s ago: another player may hand it to a bot after "
+                    f"{GRACE:.0f} s away, or once its turn clock runs out",
                 )
             change = Change(engine=game)
-            change.seats[msg.seat] = {
+            change.seats[msg.seat] = {  # the token stays: its holder may take the seat back
                 "kind": "bot",
-                "bot": msg.bot,
-                "token_hash": None,
-                "name": row.name or players.bot_name(msg.bot, msg.seat + 1),
+                "bot": level if own or not held else AWAY_BOT,
+                "name": row.name or players.bot_name(level, msg.seat + 1),
             }
             self._start_if_full(snap, change)
             return change
 
         state = await self.change(code, decide)
-        counts = self._presence.get(code.upper())
-        if counts is not None:
-            counts.pop(msg.seat, None)
+        self.presence.drop(code.upper(), msg.seat)
         return state
+
+    def _timed_out(self, snap: TableSnapshot, game: Game | None, seat: int) -> bool:
+        deadline = snap.game.deadline
+        return (
+            deadline is not None
+            and game is not None
+            and not game.finished
+            and game.current == seat
+            and self.clock() >= deadline
+        )
+
+    async def take_back(self, code: str, msg: TakeBackMessage) -> dict[str, Any]:
+        """The seat's holder takes it back from the bot playing it."""
+
+        def decide(snap: TableSnapshot, game: Game | None) -> Change:
+            row = self.check_token(snap, msg.seat, msg.token)
+            if row.kind != "bot":
+                raise TableError("illegal", f"seat {msg.seat + 1} is not played by a bot")
+            change = Change(engine=game)
+            change.seats[msg.seat] = {"kind": "human", "bot": None, "seen_at": now()}
+            return change
+
+        return await self.change(code, decide)
+
+    async def contribute(self, code: str, msg: SeedMessage) -> dict[str, Any]:
+        """A player's seed for the dice key of the waiting game or of the next one."""
+
+        def decide(snap: TableSnapshot, game: Game | None) -> Change:
+            self.check_token(snap, msg.seat, msg.token)
+            stamp, number = now().isoformat(), snap.game.number
+            change = Change(engine=game)
+            if msg.game == number and snap.game.status == "waiting" and snap.game.fair:
+                fair = fairness.contribute(snap.game.fair, msg.seat, msg.seed, stamp)
+                change.game["fair"] = fair
+            elif msg.game == number + 1 and snap.table.fair_next:
+                fair = fairness.contribute(snap.table.fair_next, msg.seat, msg.seed, stamp)
+                change.table["fair_next"] = fair
+            elif msg.game == number:
+                raise TableError(
+                    "illegal",
+                    f"game {number} has started and its dice key is fixed: "
+                    f"give your seed for game {number + 1}",
+                )
+            else:
+                raise TableError("stale_version", f"game {msg.game} takes no seeds now")
+            if fair is None:
+                raise TableError(
+                    "illegal", f"seat {msg.seat + 1} has given its seed for game {msg.game}"
+                )
+            return change
+
+        return await self.change(code, decide)
 
     async def rematch(self, code: str, msg: RematchMessage) -> dict[str, Any]:
         def decide(snap: TableSnapshot, game: Game | None) -> Change:
@@ -150,19 +243,28 @@ class GameService(TableService):
                 )
             if game is None or not game.finished:
                 raise TableError("illegal", "a rematch starts once the game is over")
-            seed = self.settings.seeds()
             stamp = now()
-            fresh = self._start(snap, list(game.players), seed)
+            change = Change()
+            drawn = snap.table.fair_next or fairness.next_fair(
+                self.settings.seeds(), stamp.isoformat()
+            )  # a table from before rule 2 has none ready
+            seed, commitment = drawn["seed"], drawn["commitment"]
+            fair = {"rule": fairness.RULE, "at": drawn["at"], "contributions": []}
+            fair["contributions"] = drawn.get("contributions", [])
+            key, fair = self._fair_start(commitment, fair, change)
+            fresh = self._start(snap, list(game.players), seed, key)
             row = GameRow(
                 table_code=snap.table.code,
                 number=snap.game.number + 1,
                 server_seed=seed,
-                commitment=FairDice(seed).commitment,
+                commitment=commitment,
                 created_at=stamp,
+                fair=fair,
                 **self._game_columns(snap.table, fresh, new_turn=True),
             )
             row.updated_at = stamp
-            return Change(new_game=row, engine=fresh)
+            change.new_game, change.engine = row, fresh
+            return change
 
         return await self.change(code, decide)
 

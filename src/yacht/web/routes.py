@@ -7,9 +7,10 @@ The in-game endpoints take exactly the WebSocket messages (``ActionMessage``, ``
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 
 from yacht.actions import Roll
 from yacht.dice import ScriptedDice
@@ -18,6 +19,7 @@ from yacht.i18n import LANGUAGES
 from yacht.rules import preset_names, rules_by_name
 from yacht.web import players
 from yacht.web.i18n import catalog
+from yacht.web.limits import client_key
 from yacht.web.play import GameService
 from yacht.web.schemas import (
     ActionMessage,
@@ -34,8 +36,10 @@ from yacht.web.schemas import (
     Preset,
     RematchMessage,
     Replay,
+    SeedMessage,
     TableState,
     TableSummary,
+    TakeBackMessage,
 )
 from yacht.web.state import event_out, game_summary, public_game_json, rules_info, table_summary
 from yacht.web.tables import TableError
@@ -48,11 +52,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (403, "spectator, bad_token or hints_off"),
         (404, "not_found"),
         (409, "stale_version, not_your_turn, illegal, not_started, game_over or seat_taken"),
+        (429, "rate_limited: too many requests from one client, or too many waiting tables"),
         (503, "busy"),
     )
 }
-
-router = APIRouter(prefix="/api", responses=ERRORS)
 Code = Annotated[str, Path(min_length=1, max_length=12, description="the table's short code")]
 # Ids and offsets are INTEGER columns: PostgreSQL refuses larger numbers with a server error.
 INT_MAX = 2**31 - 1
@@ -62,6 +65,26 @@ GameId = Annotated[int, Path(ge=1, le=INT_MAX, description="a game's id")]
 def service(request: Request) -> GameService:
     found: GameService = request.app.state.service
     return found
+
+
+def limit(kind: str) -> Any:
+    """A dependency spending one of the client's ``kind`` tokens (429 ``rate_limited``)."""
+
+    def spend(request: Request) -> None:
+        service(request).limits.take(kind, client_key(request.scope))
+
+    spend.__name__ = f"limit_{kind}"
+    return Depends(spend)
+
+
+def creator_of(request: Request) -> str | None:
+    """The client who opens a table, as a hash of its address (for the waiting-table cap)."""
+    key = client_key(request.scope)
+    return hashlib.sha256(key.encode()).hexdigest() if key else None
+
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+ACTION = [limit("action")]
 
 
 @router.get("/presets", tags=["lobby"])
@@ -83,10 +106,12 @@ async def texts(lang: Annotated[str, Path(max_length=8)]) -> Catalog:
     return Catalog.model_validate(catalog(lang))
 
 
-@router.post("/tables", status_code=201, tags=["lobby"])
+@router.post("/tables", status_code=201, tags=["lobby"], dependencies=[limit("create")])
 async def create_table(body: CreateTable, request: Request) -> TableState:
-    """Open a table; its ``game.commitment`` is the SHA-256 of the secret dice seed."""
-    return TableState.model_validate(await service(request).create(body))
+    """Open a table; its ``game.commitment`` is the SHA-256 of the secret dice seed. A client
+    may have 5 tables waiting for players at once; a waiting table expires after an hour."""
+    created = await service(request).create(body, creator_of(request))
+    return TableState.model_validate(created)
 
 
 @router.get("/tables", tags=["lobby"])
@@ -103,29 +128,42 @@ async def table(code: Code, request: Request) -> TableState:
     return await service(request).state(code)
 
 
-@router.post("/tables/{code}/join", tags=["table"])
+@router.post("/tables/{code}/join", tags=["table"], dependencies=[limit("join")])
 async def join(code: Code, body: JoinSeat, request: Request) -> Joined:
-    """Take a free seat: the answer holds the seat's secret token (keep it)."""
+    """Take a free seat: the answer holds the seat's secret token (keep it). Send your own
+    ``seed`` for the dice, made after you saw the table's ``game.commitment``."""
     return await service(request).join(code, body)
 
 
-@router.post("/tables/{code}/actions", tags=["play"])
+@router.post("/tables/{code}/actions", tags=["play"], dependencies=ACTION)
 async def act(code: Code, body: ActionMessage, request: Request) -> TableState:
     """The WebSocket ``action`` message over HTTP: roll, hold or score."""
     return TableState.model_validate(await service(request).act(code, body))
 
 
-@router.post("/tables/{code}/hint", tags=["play"])
+@router.post("/tables/{code}/hint", tags=["play"], dependencies=[limit("hint")])
 async def hint(code: Code, body: HintMessage, request: Request) -> HintReply:
     return await service(request).hint(code, body)
 
 
-@router.post("/tables/{code}/hand-to-bot", tags=["play"])
+@router.post("/tables/{code}/hand-to-bot", tags=["play"], dependencies=ACTION)
 async def hand_to_bot(code: Code, body: HandToBotMessage, request: Request) -> TableState:
     return TableState.model_validate(await service(request).hand_to_bot(code, body))
 
 
-@router.post("/tables/{code}/rematch", tags=["play"])
+@router.post("/tables/{code}/take-back", tags=["play"], dependencies=ACTION)
+async def take_back(code: Code, body: TakeBackMessage, request: Request) -> TableState:
+    """Take your seat back from the bot playing it."""
+    return TableState.model_validate(await service(request).take_back(code, body))
+
+
+@router.post("/tables/{code}/seed", tags=["play"], dependencies=ACTION)
+async def seed(code: Code, body: SeedMessage, request: Request) -> TableState:
+    """Give your seed for the dice of the waiting game or of the next one (fair dice rule 2)."""
+    return TableState.model_validate(await service(request).contribute(code, body))
+
+
+@router.post("/tables/{code}/rematch", tags=["play"], dependencies=ACTION)
 async def rematch(code: Code, body: RematchMessage, request: Request) -> TableState:
     return TableState.model_validate(await service(request).rematch(code, body))
 

@@ -153,10 +153,13 @@ class Runner:
                 self._wake.pop(code, None)
                 self._forget_bots(code)
 
-    async def _move(self, code: str, seat: int, turn: tuple[int, int], action: Action) -> bool:
-        """Act for ``seat`` on game ``turn`` = (number, version); False when refused."""
+    async def _move(
+        self, code: str, seat: int, turn: tuple[int, int], action: Action, *, bot: bool = False
+    ) -> bool:
+        """Act for ``seat`` on game ``turn`` = (number, version); False when refused (a bot's
+        move also when its seat was taken back meanwhile)."""
         try:
-            await self.service.act_for(code, seat, turn[0], turn[1], action)
+            await self.service.act_for(code, seat, turn[0], turn[1], action, bot=bot)
         except TableError as e:  # somebody else changed the game first
             log.info("table %s: server move %s not taken: %s", code, action, e.message)
             return False
@@ -180,7 +183,7 @@ class Runner:
         except Exception:
             log.exception("table %s: bot %s failed; the turn goes on without it", code, level)
             action = fallback
-        taken = await self._move(code, seat.position, turn, action)
+        taken = await self._move(code, seat.position, turn, action, bot=True)
         now = self.service.cached(code)
         if now is None or now[1] is None or now[1].finished or now[0].game.number != key[1]:
             self._bots.pop(key, None)

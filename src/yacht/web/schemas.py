@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -29,16 +30,19 @@ from pydantic import (
 
 from yacht.actions import Action, Hold, Roll, Score
 from yacht.rules import Category
+from yacht.web.names import MAX_NAME, check_name
 
 __all__ = [
     "ActionBody",
     "ActionMessage",
     "Catalog",
     "ClientMessage",
+    "Contribution",
     "CreateTable",
     "ErrorCode",
     "ErrorMessage",
     "EventOut",
+    "FairState",
     "Frame",
     "GameState",
     "GameSummary",
@@ -58,19 +62,27 @@ __all__ = [
     "SeatSpec",
     "SeatState",
     "SeatToken",
+    "SeedMessage",
     "ServerMessage",
     "StateMessage",
     "TableState",
     "TableSummary",
+    "TakeBackMessage",
     "WelcomeMessage",
 ]
 
 MAX_SEATS = 6
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+# One rule for every name (see yacht.web.names); the raw length cap stops huge inputs early.
+Name = Annotated[str, StringConstraints(max_length=4 * MAX_NAME), AfterValidator(check_name)]
 Token = Annotated[str, StringConstraints(max_length=200)]
 Ref = Annotated[str | None, Field(default=None, max_length=64, description="echoed in replies")]
 SeatIndex = Annotated[StrictInt, Field(ge=0, lt=MAX_SEATS, description="0-based seat position")]
 BotLevel = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+PlayerSeed = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=64, pattern=r"^[!-~]+$"),
+    Field(description="your own random seed for the dice key (printable ASCII, no spaces)"),
+]
 
 ErrorCode = Literal[
     "invalid",  # malformed message or body
@@ -172,13 +184,36 @@ class HintMessage(_Model):
 
 
 class HandToBotMessage(_Model):
-    """Hand ``seat`` to a bot: your own seat, or one whose player is not connected."""
+    """Hand ``seat`` to a bot. Your own seat: at the level you pick, and your token takes it
+    back at any time (``take_back``). Another player's seat: only once its holder has been
+    away for the grace period (60 s) or its turn clock ran out, and at the default level."""
 
     type: Literal["hand_to_bot"] = "hand_to_bot"
     seat: SeatIndex
     bot: BotLevel = "medium"
     by: SeatIndex = Field(description="the seat of the player asking")
     token: Token | None = None
+    ref: Ref = None
+
+
+class TakeBackMessage(_Model):
+    """Take your seat back from the bot playing it (the token you got when you joined)."""
+
+    type: Literal["take_back"] = "take_back"
+    seat: SeatIndex
+    token: Token | None = None
+    ref: Ref = None
+
+
+class SeedMessage(_Model):
+    """Give your seed for the dice of game ``game``: the waiting game, or the next one once
+    its commitment (``fair.next_commitment``) is published. Once per seat and game."""
+
+    type: Literal["seed"] = "seed"
+    seat: SeatIndex
+    token: Token | None = None
+    game: StrictInt = Field(ge=1, description="the game's number at the table")
+    seed: PlayerSeed
     ref: Ref = None
 
 
@@ -198,7 +233,14 @@ class PingMessage(_Model):
 
 
 ClientMessage = Annotated[
-    HelloMessage | ActionMessage | HintMessage | HandToBotMessage | RematchMessage | PingMessage,
+    HelloMessage
+    | ActionMessage
+    | HintMessage
+    | HandToBotMessage
+    | TakeBackMessage
+    | SeedMessage
+    | RematchMessage
+    | PingMessage,
     Field(discriminator="type"),
 ]
 
@@ -235,6 +277,24 @@ class EventOut(_Model):
     points: int | None = None
 
 
+class Contribution(_Model):
+    seat: int
+    seed: str
+    at: str = Field(description="when the server received it (ISO 8601)")
+
+
+class FairState(_Model):
+    """Fair dice rule 2 (docs/web/fairness.md): the players' seeds and the key they make."""
+
+    rule: int
+    contributions: list[Contribution] = Field(description="the seeds given for this game")
+    key: str | None = Field(description="the dice key, fixed when the game started")
+    next_commitment: str | None = Field(
+        description="SHA-256 of the next game's secret seed: give your seed for it now"
+    )
+    next_contributions: list[Contribution]
+
+
 class GameState(_Model):
     id: int
     number: int
@@ -263,6 +323,7 @@ class GameState(_Model):
     commitment: str = Field(description="SHA-256 of the secret server seed, hex")
     server_seed: str | None = Field(description="revealed once the game is over")
     review: dict[str, Any] | None = None
+    fair: FairState | None = Field(default=None, description="None: a game of rule 1")
 
 
 class TableState(_Model):
@@ -355,6 +416,11 @@ class CreateTable(_Model):
 class JoinSeat(_Model):
     seat: SeatIndex
     name: Name
+    seed: PlayerSeed | None = Field(
+        default=None,
+        description="your seed for the dice key, made after you saw the table's commitment "
+        "(without one you add no randomness of your own)",
+    )
 
 
 class Joined(_Model):

@@ -105,10 +105,11 @@ def applied(
     seats: Mapping[int, Mapping[str, Any]] | None = None,
     game: Mapping[str, Any] | None = None,
     new_game: GameRow | None = None,
+    table_columns: Mapping[str, Any] | None = None,
 ) -> TableSnapshot:
     """``snap`` after :meth:`~yacht.web.store.Store.change` stored these values (same meaning);
     ``new_game`` must carry the id the database gave it. The game row has no ``state``."""
-    table = {"revision": revision}
+    table: dict[str, Any] = {**(table_columns or {}), "revision": revision}
     if new_game is not None:
         table["game_number"] = new_game.number
     rows = tuple(

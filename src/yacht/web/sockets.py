@@ -14,7 +14,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from yacht.web.broadcast import Inbox, table_channel
-from yacht.web.limits import Flood, MessageLimits, receive_text
+from yacht.web.limits import CLOSE_POLICY, Flood, MessageLimits, client_key, receive_text
 from yacht.web.play import GameService
 from yacht.web.schemas import (
     ActionMessage,
@@ -26,8 +26,11 @@ from yacht.web.schemas import (
     PingMessage,
     PongMessage,
     RematchMessage,
+    SeedMessage,
+    TakeBackMessage,
     WelcomeMessage,
 )
+from yacht.web.serving import MAX_CONNECTIONS, OPEN
 from yacht.web.tables import TableError
 
 __all__ = ["MAX_MESSAGE", "table_socket"]
@@ -53,6 +56,7 @@ class Connection:
         self.service = service
         self.code = code
         self.seats: set[int] = set()
+        self.client = client_key(websocket.scope)
         self._send_lock = asyncio.Lock()
 
     async def send(self, message: BaseModel | str) -> None:
@@ -96,10 +100,18 @@ class Connection:
             await svc.act(self.code, msg)  # everyone, this client too, gets the new state
             return None
         if isinstance(msg, HintMessage):
+            svc.limits.take("hint", self.client)
             return await svc.hint(self.code, msg)
         if isinstance(msg, HandToBotMessage):
             await svc.hand_to_bot(self.code, msg)
-            self.seats.discard(msg.seat)
+            if msg.seat == msg.by:
+                self.seats.discard(msg.seat)
+            return None
+        if isinstance(msg, TakeBackMessage):
+            await svc.take_back(self.code, msg)
+            return None
+        if isinstance(msg, SeedMessage):
+            await svc.contribute(self.code, msg)
             return None
         if isinstance(msg, RematchMessage):
             await svc.rematch(self.code, msg)
@@ -111,6 +123,22 @@ class Connection:
 
 async def table_socket(websocket: WebSocket, code: str) -> None:
     service: GameService = websocket.app.state.service
+    client = client_key(websocket.scope)
+    if client is not None and OPEN[client] >= MAX_CONNECTIONS:  # refused at the handshake
+        await websocket.close(code=CLOSE_POLICY, reason="too many connections from one client")
+        return
+    if client is not None:
+        OPEN[client] += 1
+    try:
+        await _serve(websocket, service, code)
+    finally:
+        if client is not None:
+            OPEN[client] -= 1
+            if OPEN[client] <= 0:
+                del OPEN[client]
+
+
+async def _serve(websocket: WebSocket, service: GameService, code: str) -> None:
     await websocket.accept()
     try:
         await service.load(code)

@@ -200,7 +200,28 @@ def state_json(
         "client_seed": table.client_seed,
         "revision": table.revision,
         "seats": [seat_json(s, connected) for s in snap.seats],
-        "game": game_json(snap.game, game, len(snap.seats), rules_by_name(table.preset)),
+        "game": {
+            **game_json(snap.game, game, len(snap.seats), rules_by_name(table.preset)),
+            "fair": fair_json(snap.game, table),
+        },
+    }
+
+
+def _public(contributions: Any) -> list[dict[str, Any]]:
+    return [{"seat": c["seat"], "seed": c["seed"], "at": c["at"]} for c in contributions or ()]
+
+
+def fair_json(row: GameRow, table: TableRow) -> dict[str, Any] | None:
+    """The public part of fair dice rule 2 for the current game (never the next seed)."""
+    if row.fair is None:
+        return None
+    nxt = table.fair_next or {}
+    return {
+        "rule": row.fair.get("rule", 2),
+        "contributions": _public(row.fair.get("contributions")),
+        "key": row.fair.get("key"),
+        "next_commitment": nxt.get("commitment"),
+        "next_contributions": _public(nxt.get("contributions")),
     }
 
 
@@ -257,5 +278,21 @@ def public_game_json(row: GameRow, table: TableRow, game: Game) -> dict[str, Any
         "client_seed": table.client_seed,
         "algorithm": "HMAC-SHA256(server_seed, f'{client_seed}:{index}:{counter}')",
     }
+    if row.fair is not None:  # rule 2: the dice's client_seed is the key the seeds make
+        contributions = _public(row.fair.get("contributions"))
+        out["fair"] = {
+            "rule": row.fair.get("rule", 2),
+            "commitment": row.commitment,
+            "contributions": contributions,
+            "key": row.fair.get("key"),
+            "algorithm": "key = SHA-256('yacht-fair-2\\n' + commitment + '\\n' + "
+            "''.join(f'{seat}:{seed}\\n' for each contribution by seat)); "
+            "die = HMAC-SHA256(server_seed, f'{key}:{index}:{counter}')",
+            "log": [
+                {"event": "commitment", "commitment": row.commitment, "at": row.fair.get("at")},
+                *({"event": "contribution", **c} for c in contributions),
+                {"event": "start", "key": row.fair.get("key"), "at": row.fair.get("started_at")},
+            ],
+        }
     out["table"] = {"code": table.code, "game": row.number}
     return out

@@ -10,14 +10,25 @@ is written; the caller reloads and decides again. The schema is made by Alembic
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, cast
 
-from sqlalchemy import Engine, Table, bindparam, create_engine, event, insert, select, update
+from sqlalchemy import (
+    Engine,
+    Table,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session, sessionmaker
 
 from yacht.web.models import GameRow, SeatRow, TableRow
@@ -231,13 +242,14 @@ class Store:
         seats: Mapping[int, Mapping[str, Any]] | None = None,
         game: Mapping[str, Any] | None = None,
         new_game: GameRow | None = None,
+        table: Mapping[str, Any] | None = None,
     ) -> int:
         """Apply one change to a table seen at revision ``seen``; return the new revision.
 
         ``seats`` maps seat positions to column values, ``game`` sets columns of the current
         game and ``new_game`` starts the next game (a rematch; its ``id`` is set to the one the
-        database gave it). Raises :class:`ConflictError` and writes nothing when the table is no
-        longer at ``seen``.
+        database gave it); ``table`` sets columns of the table row (the next game's seed).
+        Raises :class:`ConflictError` and writes nothing when the table is no longer at ``seen``.
         """
         where = {"b_code": code, "b_seen": seen, "b_revision": seen + 1}
         with self.engine.begin() as c:
@@ -248,6 +260,8 @@ class Store:
                 moved = c.execute(_BUMP_TO_GAME, {**where, "b_number": new_game.number}).first()
             if moved is None:
                 raise ConflictError(f"table {code} changed since revision {seen}")
+            if table:
+                c.execute(update(_TABLES).where(_TABLES.c.code == code).values(**table))
             if new_game is None:
                 number = moved[0]
             for position, columns in (seats or {}).items():
@@ -260,3 +274,75 @@ class Store:
                 assert key is not None  # one row inserted
                 new_game.id = key[0]
         return seen + 1
+
+    # --- presence, caps and clean-up -------------------------------------------------------
+
+    def touch(self, code: str, positions: Collection[int], when: datetime) -> None:
+        """Note that the holders of ``positions`` were seen at ``when`` (no revision bump:
+        it changes nobody's view of the table)."""
+        if not positions:
+            return
+        with self.engine.begin() as c:
+            c.execute(
+                update(_SEATS)
+                .where(_SEATS.c.table_code == code, _SEATS.c.position.in_(list(positions)))
+                .values(seen_at=when)
+            )
+
+    def seen(self, code: str) -> dict[int, datetime | None]:
+        """When each seat's holder was last seen (joined if never seen since)."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                select(_SEATS.c.position, _SEATS.c.seen_at, _SEATS.c.claimed_at).where(
+                    _SEATS.c.table_code == code
+                )
+            ).all()
+        return {r.position: _aware(r.seen_at or r.claimed_at) for r in rows}
+
+    def waiting_count(self, creator: str | None = None) -> int:
+        """Tables whose current game waits for players (opened by ``creator``, if given)."""
+        query = (
+            select(func.count())
+            .select_from(_TABLES)
+            .join(
+                _GAMES,
+                (_GAMES.c.table_code == _TABLES.c.code)
+                & (_GAMES.c.number == _TABLES.c.game_number),
+            )
+            .where(_GAMES.c.status == "waiting")
+        )
+        if creator is not None:
+            query = query.where(_TABLES.c.creator == creator)
+        with self.engine.connect() as c:
+            return int(c.scalar(query) or 0)
+
+    def expire(self, waiting_before: datetime, idle_before: datetime) -> list[str]:
+        """Delete tables still waiting for players since before ``waiting_before`` and tables
+        whose game in play has not moved since ``idle_before`` (abandoned); their games go
+        with them (finished ones too: a table is deleted whole). Returns their codes."""
+        current = (_GAMES.c.table_code == _TABLES.c.code) & (
+            _GAMES.c.number == _TABLES.c.game_number
+        )
+        stale = (
+            select(_TABLES.c.code)
+            .join(_GAMES, current)
+            .where(
+                ((_GAMES.c.status == "waiting") & (_TABLES.c.created_at < waiting_before))
+                | ((_GAMES.c.status == "playing") & (_GAMES.c.updated_at < idle_before))
+            )
+        )
+        with self.engine.begin() as c:
+            codes = list(c.scalars(stale))
+            for start in range(0, len(codes), 500):
+                chunk = codes[start : start + 500]
+                c.execute(delete(_SEATS).where(_SEATS.c.table_code.in_(chunk)))
+                c.execute(delete(_GAMES).where(_GAMES.c.table_code.in_(chunk)))
+                c.execute(delete(_TABLES).where(_TABLES.c.code.in_(chunk)))
+        return codes
+
+
+def _aware(when: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes: they were stored in UTC."""
+    if when is not None and when.tzinfo is None:
+        return when.replace(tzinfo=UTC)
+    return when

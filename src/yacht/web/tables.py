@@ -10,23 +10,26 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import logging
 import secrets
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
 from yacht.dice import FairDice
 from yacht.game import Game
-from yacht.rules import RulesError, rules_by_name
-from yacht.web import players
+from yacht.web import fairness, players
 from yacht.web.broadcast import Broadcaster, table_channel
 from yacht.web.config import Settings
 from yacht.web.errors import ERROR_STATUS, TableError, engine_error
+from yacht.web.limits import ClientLimits
+from yacht.web.lobby import checked, opening_rows
 from yacht.web.models import GameRow, SeatRow, TableRow
 from yacht.web.schemas import (
     CreateTable,
@@ -34,11 +37,14 @@ from yacht.web.schemas import (
     JoinSeat,
     TableState,
 )
+from yacht.web.seats import Presence
 from yacht.web.snapshots import SnapshotCache, applied
 from yacht.web.state import state_json, state_message, table_state
 from yacht.web.store import ConflictError, Store, TableSnapshot, now
 
 __all__ = ["ERROR_STATUS", "TableError", "TableService", "engine_error", "hash_token"]
+
+log = logging.getLogger("yacht.web")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read out loud
 CODE_LENGTH = 6
@@ -57,6 +63,7 @@ class Change:
     game: dict[str, Any] = field(default_factory=dict)
     new_game: GameRow | None = None
     engine: Game | None = None  # the engine game after the change (None: not started)
+    table: dict[str, Any] = field(default_factory=dict)
 
 
 Decide = Callable[[TableSnapshot, Game | None], Change]
@@ -77,7 +84,8 @@ class TableService:
         self._locks: dict[str, asyncio.Lock] = {}
         self._lock_users: Counter[str] = Counter()
         self._seen = SnapshotCache()
-        self._presence: dict[str, Counter[int]] = {}
+        self.presence = Presence(store, lambda: self.clock())
+        self.limits = ClientLimits()
         self._background: set[asyncio.Task[None]] = set()
         # Called after every change with the new snapshot (the runner drives bots and clocks).
         self.on_change: Callable[[str, TableSnapshot, Game | None], None] = lambda *_: None
@@ -127,7 +135,7 @@ class TableService:
         return state_message(state_json(snap, game, self.connected(snap.table.code)))
 
     def connected(self, code: str) -> set[int]:
-        return {seat for seat, n in self._presence.get(code, Counter()).items() if n > 0}
+        return self.presence.connected(code)
 
     # --- the one way to change a table ---------------------------------------------------
 
@@ -157,6 +165,7 @@ class TableService:
                         seats=change.seats,
                         game=change.game,
                         new_game=change.new_game,
+                        table=change.table,
                     )
                 except ConflictError:  # another process won: decide again on fresh state
                     conflicts += 1
@@ -165,7 +174,12 @@ class TableService:
                     fresh = True
                     continue
                 new = applied(
-                    snap, revision, seats=change.seats, game=change.game, new_game=change.new_game
+                    snap,
+                    revision,
+                    seats=change.seats,
+                    game=change.game,
+                    new_game=change.new_game,
+                    table_columns=change.table,
                 )
                 engine = change.engine
                 if engine is None and new.game.status != "waiting":  # a decision that did not
@@ -234,13 +248,21 @@ class TableService:
             columns["finished_at"] = now()
         return columns
 
-    def _start(self, snap: TableSnapshot, names: list[str], seed: str) -> Game:
-        return Game(
-            names,
-            snap.table.preset,
-            FairDice(seed, snap.table.client_seed),
-            start=snap.table.start_rule,
-        )
+    def _start(self, snap: TableSnapshot, names: list[str], seed: str, key: str) -> Game:
+        return Game(names, snap.table.preset, FairDice(seed, key), start=snap.table.start_rule)
+
+    def _fair_start(
+        self, commitment: str, fair: dict[str, Any] | None, change: Change
+    ) -> tuple[str, dict[str, Any]]:
+        """The dice key of a game starting now from its ``fair`` record (rule 2: made of the
+        players' seeds; a game from before rule 2 keeps the table's client seed), the record
+        to store, and the next game's seed drawn and committed to (in ``change.table``)."""
+        stamp = now().isoformat()
+        change.table["fair_next"] = fairness.next_fair(self.settings.seeds(), stamp)
+        if fair is None:
+            return "", {}
+        key = fairness.dice_key(commitment, fair.get("contributions", []))
+        return key, {**fair, "key": key, "started_at": stamp}
 
     def _start_if_full(self, snap: TableSnapshot, change: Change) -> None:
         """Start the waiting game once every seat is taken (by a person or a bot)."""
@@ -253,8 +275,14 @@ class TableService:
             if kind != "bot" and token is None:
                 return
             names.append(cols.get("name", row.name) or f"Seat {row.position + 1}")
-        game = self._start(snap, names, snap.game.server_seed)
+        fair = change.game.get("fair", snap.game.fair)
+        key, fair = self._fair_start(snap.game.commitment, fair, change)
+        if not fair:  # a table opened before rule 2
+            key = snap.table.client_seed
+        game = self._start(snap, names, snap.game.server_seed, key)
         change.game = self._game_columns(snap.table, game, new_turn=True)
+        if fair:
+            change.game["fair"] = fair
         change.engine = game
 
     def seat_of(self, snap: TableSnapshot, seat: int) -> SeatRow:
@@ -273,61 +301,25 @@ class TableService:
 
     # --- table lifecycle -----------------------------------------------------------------
 
-    async def create(self, spec: CreateTable) -> dict[str, Any]:
-        try:
-            rules = rules_by_name(spec.preset)
-        except RulesError as e:
-            raise TableError("invalid", str(e)) from None
+    async def create(self, spec: CreateTable, creator: str | None = None) -> dict[str, Any]:
+        """Open a table (``creator``: who asks, for the cap on their waiting tables)."""
+        rules = checked(spec)
+        if not all(s.kind == "bot" for s in spec.seats):
+            await self.limits.check_waiting(self.store, creator)
         bots = Counter(s.bot for s in spec.seats if s.kind == "bot")
-        for seat in spec.seats:
-            if seat.kind == "bot":
-                try:
-                    players.check_bot(seat.bot)
-                except ValueError as e:
-                    raise TableError("invalid", str(e)) from None
-            elif seat.bot is not None or seat.name is not None:
-                raise TableError("invalid", "a seat for a person takes no bot level or name")
         for _ in range(10):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            stamp = now()
             seed = self.settings.seeds()
-            table = TableRow(
-                code=code,
-                preset=rules.name,
-                hints=spec.hints,
-                turn_seconds=spec.turn_seconds,
-                start_rule=spec.start,
-                client_seed=spec.client_seed,
-                game_number=1,
-                revision=0,
-                created_at=stamp,
-            )
-            seen: Counter[str | None] = Counter()
-            seats = []
-            for i, s in enumerate(spec.seats):
-                name = None
-                if s.kind == "bot":
-                    seen[s.bot] += 1
-                    name = s.name or players.bot_name(s.bot, seen[s.bot] if bots[s.bot] > 1 else 0)
-                seats.append(
-                    SeatRow(table_code=code, position=i, name=name, kind=s.kind, bot=s.bot)
-                )
-            game = GameRow(
-                table_code=code,
-                number=1,
-                server_seed=seed,
-                commitment=FairDice(seed).commitment,
-                status="waiting",
-                version=0,
-                created_at=stamp,
-                updated_at=stamp,
-            )
+            table, seats, game = opening_rows(spec, rules, code, seed, creator)
             engine: Game | None = None
             if all(s.kind == "bot" for s in spec.seats):  # a table of bots starts at once
                 snap = TableSnapshot(table, tuple(seats), game)
-                engine = self._start(snap, [str(s.name) for s in seats], seed)
-                for key, value in self._game_columns(table, engine, new_turn=True).items():
+                change = Change()
+                self._start_if_full(snap, change)
+                engine = change.engine
+                for key, value in change.game.items():
                     setattr(game, key, value)
+                table.fair_next = change.table["fair_next"]
             try:
                 await asyncio.to_thread(self.store.create, table, seats, game)
             except IntegrityError:  # the code was taken: draw another
@@ -350,16 +342,45 @@ class TableService:
             if row.token_hash is not None:
                 raise TableError("seat_taken", f"seat {body.seat + 1} is taken by {row.name}")
             change = Change(engine=game)
+            stamp = now()
             change.seats[body.seat] = {
                 "name": body.name,
                 "token_hash": hash_token(token),
-                "claimed_at": now(),
+                "claimed_at": stamp,
+                "seen_at": stamp,
             }
+            if body.seed and snap.game.fair is not None:
+                fair = fairness.contribute(snap.game.fair, body.seat, body.seed, stamp.isoformat())
+                change.game["fair"] = fair or snap.game.fair
             self._start_if_full(snap, change)
             return change
 
         state = await self.change(code, decide)
         return Joined(seat=body.seat, token=token, table=TableState.model_validate(state))
+
+    async def expire(self) -> list[str]:
+        """Delete tables that waited too long for players, and abandoned games' tables."""
+        moment = self.clock()
+        codes = await asyncio.to_thread(
+            self.store.expire,
+            datetime.fromtimestamp(moment - self.settings.waiting_ttl, UTC),
+            datetime.fromtimestamp(moment - self.settings.idle_ttl, UTC),
+        )
+        for code in codes:
+            self._seen.drop(code)
+        return codes
+
+    async def sweep(self) -> None:
+        """:meth:`expire` every ``settings.sweep_every`` seconds, for ever."""
+        while True:
+            await asyncio.sleep(self.settings.sweep_every)
+            try:
+                codes = await self.expire()
+            except Exception:
+                log.exception("cleaning up expired tables failed")
+                continue
+            if codes:
+                log.info("deleted %d expired tables", len(codes), extra={"tables": len(codes)})
 
     # --- presence ------------------------------------------------------------------------
 
@@ -374,7 +395,7 @@ class TableService:
                 continue
             good.append(seat)
         if good:
-            self._presence.setdefault(snap.table.code, Counter()).update(good)
+            self.presence.arrive(snap.table.code, good)
             await self._announce(snap, game)
         return good
 
@@ -384,14 +405,8 @@ class TableService:
         Synchronous so that it also runs when the connection's task is being cancelled; the
         announcement is a task of its own.
         """
-        counts = self._presence.get(code)
-        if counts is None:
+        if not self.presence.leave(code, seats):
             return
-        for seat in seats:
-            if counts[seat] > 0:
-                counts[seat] -= 1
-        if not +counts:
-            del self._presence[code]
         task = asyncio.get_running_loop().create_task(self.publish(code))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
