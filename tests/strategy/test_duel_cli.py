@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -36,3 +37,29 @@ def test_duel_solve_refuses_bad_input(capsys: pytest.CaptureFixture[str], cache_
         assert stop.value.code == 2
         assert "yacht: error:" in capsys.readouterr().err
     assert set(os.listdir(cache_dir)) == before
+
+
+def test_duel_solve_response_builds_both_seats(
+    cache_dir: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["duel", "solve", "--table", "response", "--depth", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "traditional: response-first table, layers 22-23" in out
+    assert "traditional: response-second table, layers 22-23" in out
+
+
+def test_duel_stats_says_what_is_not_built_and_what_is_exact(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["duel", "stats"]) == 0  # only the endgame layers are built in tests
+    out = capsys.readouterr().out
+    assert "the first player wins not built (yacht duel solve --rules traditional)" in out
+    assert "moving second  not built (yacht duel solve --rules traditional --table response)" in out
+    assert "optimal against itself: 50% in each seat" in out
+    assert main(["duel", "stats", "--rules", "knizia", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["first_player_wins"] is None and data["best_against_optimal"]["both"] is None
+    same = data["optimal_against_itself"]
+    assert same["seat1"] == same["seat2"] == 0.5 and 0 < same["tie"] < 0.05
+    assert main(["duel", "stats", "--rules", "clubhouse"]) == 2
+    assert "upper bonus" in capsys.readouterr().err

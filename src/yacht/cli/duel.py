@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from typing import Any, TextIO
@@ -27,7 +28,18 @@ def register(subs: Any) -> None:
         metavar="K",
         help="build only the endgame where both players have at most K categories open",
     )
+    s.add_argument(
+        "--table",
+        default="minimax",
+        choices=("minimax", "response"),
+        help="minimax: both play to win (default); response: the best response to optimal",
+    )
     s.set_defaults(handler=cmd_solve)
+
+    t = duel.add_parser("stats", help="the exact heads-up numbers from the built tables")
+    _rules_option(t)
+    t.add_argument("--json", action="store_true", help="print JSON")
+    t.set_defaults(handler=cmd_stats)
 
 
 def _rules_option(p: argparse.ArgumentParser) -> None:
@@ -63,12 +75,14 @@ class _Reporter:
         self.every = every
         self.tty = out.isatty()
         self.last = 0.0
-        self.before = 0  # values of layers finished by this run
+        self.before = 0  # values computed by this run's earlier tables
+        self.seen = 0
 
     def __call__(self, p: Any) -> None:
         now = time.perf_counter()
         rate = p.values / p.seconds if p.seconds > 0 else 0.0
-        left = self.total - p.values
+        self.seen = self.before + p.values
+        left = self.total - self.seen
         eta = _duration(left / rate) if rate > 0 and left > 0 else "-"
         width = 24
         filled = round(width * p.done / p.size) if p.size else width
@@ -88,6 +102,7 @@ class _Reporter:
 def cmd_solve(args: argparse.Namespace) -> int:
     from yacht.strategy.duel import MINIMAX, build_layers, table_size
     from yacht.strategy.duel.layout import LAYERS
+    from yacht.strategy.duel.response import FIRST, SECOND
     from yacht.strategy.duel.store import read_manifest
 
     rules = rules_by_name(args.rules)
@@ -97,19 +112,87 @@ def cmd_solve(args: argparse.Namespace) -> int:
             "traditional, all-dice-four and knizia"
         )
     lowest = 0 if args.depth is None else max(0, LAYERS - 2 * args.depth)
-    todo = table_size(rules, MINIMAX, lowest)
-    start = time.perf_counter()
-    folder = build_layers(
-        rules, MINIMAX, jobs=args.jobs, lowest=lowest, progress=_Reporter(sys.stderr, todo)
-    )
-    manifest = read_manifest(folder)
-    layers = {int(k): v for k, v in manifest["layers"].items() if int(k) >= lowest}
-    values = sum(v["values"] for v in layers.values())
-    build = sum(v["seconds"] for v in layers.values())
-    on_disk = sum(p.stat().st_size for p in folder.glob("layer-*.u16"))
+    kinds = [MINIMAX] if args.table == "minimax" else [FIRST, SECOND]
+    todo = sum(table_size(rules, kind, lowest) for kind in kinds)
+    report = _Reporter(sys.stderr, todo)
+    for kind in kinds:
+        start = time.perf_counter()
+        folder = build_layers(rules, kind, jobs=args.jobs, lowest=lowest, progress=report)
+        report.before = report.seen
+        manifest = read_manifest(folder)
+        layers = {int(k): v for k, v in manifest["layers"].items() if int(k) >= lowest}
+        values = sum(v["values"] for v in layers.values())
+        build = sum(v["seconds"] for v in layers.values())
+        on_disk = sum(p.stat().st_size for p in folder.glob("layer-*.u16"))
+        print(
+            f"{rules.name}: {kind.name} table, layers {lowest}-{LAYERS - 1}: {values:,} win "
+            f"probabilities in {on_disk / 2**20:,.1f} MiB ({folder}); built in "
+            f"{_duration(build)} (this run {_duration(time.perf_counter() - start)})"
+        )
+    return 0
+
+
+def stats(rules: Any) -> dict[str, Any]:
+    """The exact heads-up numbers of a preset, from whichever tables are built."""
+    from yacht.strategy.distribution import distribution
+    from yacht.strategy.duel.table import open_table
+
+    out: dict[str, Any] = {"rules": rules.name}
+    minimax = open_table(rules, "minimax")
+    out["first_player_wins"] = None if minimax is None else minimax.win_probability(0, 0, 0)
+    first = open_table(rules, "response-first")
+    second = open_table(rules, "response-second")
+    seats = [
+        None if first is None else first.win_probability(0, 0, 0),
+        None if second is None else second.win_probability(0, 0, 0),  # the other moves first
+    ]
+    out["best_against_optimal"] = {
+        "seat1": seats[0],
+        "seat2": seats[1],
+        "both": None if None in seats else (seats[0] + seats[1]) / 2,  # type: ignore[operator]
+    }
+    p = distribution(rules).probabilities
+    tie = float((p * p).sum())
+    out["optimal_against_itself"] = {"seat1": 0.5, "seat2": 0.5, "tie": tie}
+    out["seconds"] = {
+        "minimax": None if minimax is None else minimax.seconds,
+        "response": None if first is None or second is None else first.seconds + second.seconds,
+    }
+    return out
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    rules = rules_by_name(args.rules)
+    if rules.upper_bonus is not None:
+        raise CommandError(
+            f"preset {rules.name} has an upper bonus: the two-player table covers "
+            "traditional, all-dice-four and knizia"
+        )
+    data = stats(rules)
+    if args.json:
+        print(json.dumps(data))
+        return 0
+
+    def shown(p: float | None, build: str) -> str:
+        return f"{p:.4%}" if p is not None else f"not built (yacht duel solve {build})"
+
+    name = rules.name
+    best = data["best_against_optimal"]
+    same = data["optimal_against_itself"]
+    print(f"{name}, two players, exact (ties count 1/2; within 0.0014 percentage points):")
     print(
-        f"{rules.name}: minimax table, layers {lowest}-{LAYERS - 1}: {values:,} win probabilities "
-        f"in {on_disk / 2**20:,.1f} MiB ({folder}); built in {_duration(build)} "
-        f"(this run {_duration(time.perf_counter() - start)})"
+        "  both play perfectly: the first player wins "
+        + shown(data["first_player_wins"], f"--rules {name}")
     )
+    response = f"--rules {name} --table response"
+    print("  the best possible against optimal:")
+    print(f"    moving first   {shown(best['seat1'], response)}")
+    print(f"    moving second  {shown(best['seat2'], response)}")
+    print(f"    over both      {shown(best['both'], response)}")
+    print(
+        f"  optimal against itself: 50% in each seat (independent totals, same distribution); "
+        f"ties {same['tie']:.4%}"
+    )
+    match = f"yacht match --bots winner,optimal --rotate --rules {name}"
+    print(f"  winner against optimal, simulated: {match}")
     return 0
