@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import random
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -16,7 +18,7 @@ from yacht import (
     RandomDice,
     ScriptedDice,
 )
-from yacht.actions import Roll, Score
+from yacht.actions import Hold, Roll, Score
 from yacht.game import Game, Phase
 from yacht.rules import CATEGORIES
 
@@ -178,3 +180,49 @@ def test_a_copy_with_other_dice_and_a_copy_of_a_finished_game() -> None:
     done = random_game(4)
     assert done.copy().to_json() == done.to_json()
     assert done.copy().winners() == done.winners()
+
+
+def expected_yacht_points(game: Game) -> Fraction:
+    """A one-turn search through the public door: every outcome of the roll, on a copy."""
+    total = Fraction(0)
+    for dice, chance in game.roll_outcomes():
+        trial = game.copy(dice=ScriptedDice([]))
+        trial.apply("roll", dice=dice)
+        points = trial.apply("score yacht").points
+        assert points is not None
+        total += chance * points
+    return total
+
+
+@pytest.mark.parametrize("held", [0, 1, 2, 3, 4, 5])
+def test_roll_outcomes_are_every_roll_with_its_exact_chance(held: int) -> None:
+    g = Game(["Ann"], dice=ScriptedDice([]))
+    g.apply("roll", dice=[6, 5, 4, 3, 2])
+    positions = list(range(1, held + 1))
+    g.apply(Hold(tuple(positions)))
+    before = state(g)
+    found = g.roll_outcomes()
+    assert len(found) == math.comb(5 - held + 5, 5) and sum(p for _, p in found) == 1
+    assert all(dice[p - 1] == (6, 5, 4, 3, 2)[p - 1] for dice, _ in found for p in positions)
+    assert len({dice for dice, _ in found}) == len(found)
+    assert state(g) == before
+
+
+def test_a_search_through_the_public_door_gets_the_exact_chance_of_a_yacht() -> None:
+    g = Game(["Ann"], dice=ScriptedDice([]))
+    assert expected_yacht_points(g) == Fraction(50 * 6, 6**5)
+    g.apply("roll", dice=[6, 6, 6, 6, 1])
+    g.apply("hold 1 2 3 4")
+    assert expected_yacht_points(g) == Fraction(50, 6)
+    assert g.rolls_used == 1 and g.events[-1].action == Hold((1, 2, 3, 4))
+
+
+def test_no_outcomes_when_no_roll_is_possible() -> None:
+    g = Game(["Ann"], dice=ScriptedDice([]))
+    for dice in ([1, 1, 1, 1, 2], [1, 1, 1, 2, 2], [1, 1, 2, 2, 2]):
+        g.apply("roll", dice=dice)
+    with pytest.raises(NoRollsLeftError, match="no rolls left"):
+        g.roll_outcomes()
+    finished = random_game(6)
+    with pytest.raises(GameOverError):
+        finished.roll_outcomes()

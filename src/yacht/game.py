@@ -31,6 +31,7 @@ import copy as copying
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import combinations
 from types import MappingProxyType
 from typing import Any
@@ -50,7 +51,7 @@ from yacht.actions import (
     Undo,
     UndoNotAllowedError,
 )
-from yacht.dice import DiceSource, RandomDice
+from yacht.dice import DiceSource, RandomDice, outcomes
 from yacht.game_json import FORMAT_VERSION, game_from_json, game_to_json
 from yacht.rules import (
     CATEGORIES,
@@ -409,6 +410,36 @@ class Game:
         self._turns += 1
         self._dice, self._held, self._rolls = None, frozenset(), 0
         return self._log(event)
+
+    def roll_outcomes(self) -> list[tuple[tuple[int, ...], Fraction]]:
+        """What a roll now can show, as a chance node lists its outcomes: the five dice (held
+        ones in place, the rolled ones sorted into the other positions) with their exact
+        probability; a search applies one with ``apply("roll", dice=...)``. When no roll is
+        possible it raises what a roll would.
+
+        >>> g = Game(["Ann"])
+        >>> now = g.roll_outcomes()
+        >>> len(now), sum(p for _, p in now), now[0]
+        (252, Fraction(1, 1), ((1, 1, 1, 1, 1), Fraction(1, 7776)))
+        >>> _ = g.apply("roll", dice=[6, 6, 2, 6, 3]), g.apply("hold 1 2 4")
+        >>> [(dice, str(p)) for dice, p in g.roll_outcomes()][:3]
+        [((6, 6, 1, 6, 1), '1/36'), ((6, 6, 1, 6, 2), '1/18'), ((6, 6, 1, 6, 3), '1/18')]
+        """
+        if self.finished:
+            raise GameOverError(f"cannot 'roll': {self.describe()}")
+        if self.rolls_left == 0:
+            raise NoRollsLeftError(
+                f"cannot 'roll': no rolls left, score a category ({self.describe()})"
+            )
+        held = self._held if self._dice is not None else frozenset()
+        free = [p for p in range(1, 6) if p not in held]
+        out = []
+        for faces, chance in outcomes(len(free)):
+            dice = list(self._dice or (0,) * 5)
+            for p, f in zip(free, faces, strict=True):
+                dice[p - 1] = f
+            out.append((tuple(dice), chance))
+        return out
 
     def copy(self, dice: DiceSource | None = None) -> Game:
         """An independent game in the same state, with the same log; by default its dice
