@@ -9,7 +9,7 @@ import gymnasium
 import numpy as np
 import pytest
 
-from yacht.env import ENV_ID, YachtEnv
+from yacht.env import ENV_ID, FaceCounts, Features, OptimumInfo, YachtEnv
 from yacht.env.picture import HEIGHT, WIDTH
 from yacht.rules import preset_names
 
@@ -39,6 +39,14 @@ def test_sb3_check_env_passes_on_the_registered_id(preset: str) -> None:
 def test_sb3_check_env_checks_both_render_modes() -> None:
     check_env(YachtEnv(render_mode="rgb_array"), skip_render_check=False)
     check_env(YachtEnv(render_mode="ansi"), skip_render_check=False)
+
+
+def test_sb3_check_env_passes_on_the_observation_options() -> None:
+    for _ in range(5):
+        check_env(FaceCounts(YachtEnv()))
+        check_env(Features(YachtEnv()))
+        check_env(Features(YachtEnv(rules="clubhouse"), one_hot=False))
+        check_env(OptimumInfo(Features(YachtEnv())))
 
 
 def test_make_vec_env_on_the_id_steps_renders_and_masks() -> None:
