@@ -75,6 +75,13 @@ def test_a_whole_game_to_the_results(
     if viewport == DESKTOP:  # the decision table is not cut off in a narrow card
         scroll = page.locator(".review .table-scroll").first
         assert scroll.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+    # The chart has a grid with labelled values, a legend, and the three biggest losses marked
+    # (this player always scored the first open box: plenty lost), as in the decision list.
+    chart = page.locator(".review .chart").first
+    expect(chart.locator(".loss")).to_have_count(3, timeout=20_000)
+    assert chart.locator(".grid").count() >= 3
+    expect(page.locator(".review .legend li")).to_have_count(4)
+    expect(page.locator(".review tr.worst")).to_have_count(3)
     accessible(page, "the results with the review open")
     shot(page, f"game-{size}-{scheme}-{lang}-3-results", full=True)
 

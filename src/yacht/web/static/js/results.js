@@ -1,5 +1,6 @@
 // The end of a game: winners, reviews with charts, rematch; and the fair-dice panel.
 import { api, esc } from "./api.js";
+import { biggestLosses, chartSvg } from "./chart.js";
 import { smallDice } from "./dice.js";
 import { verifyGame } from "./fair.js";
 import { categoryLabel, language, t } from "./i18n.js";
@@ -21,45 +22,12 @@ function optionText(option) {
   return `${categoryLabel(option.category)} (${option.points})`;
 }
 
-// A line chart of the expected final total after each decision, from the preset's
-// expected score at the start to the total actually reached.
-export function chartSvg(series, final, expected, label) {
-  const width = 320;
-  const height = 150;
-  const pad = { left: 34, right: 10, top: 10, bottom: 22 };
-  const values = [...series, final, expected];
-  let low = Math.min(...values);
-  let high = Math.max(...values);
-  if (high - low < 20) {
-    low -= 10;
-    high += 10;
-  }
-  low = Math.floor(low / 10) * 10;
-  high = Math.ceil(high / 10) * 10;
-  const n = Math.max(series.length - 1, 1);
-  const x = (i) => pad.left + (i / n) * (width - pad.left - pad.right);
-  const y = (v) => pad.top + (1 - (v - low) / (high - low)) * (height - pad.top - pad.bottom);
-  const points = series.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-  const last = series.length - 1;
-  return (
-    `<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="${esc(label)}">` +
-    `<line class="axis" x1="${pad.left}" y1="${height - pad.bottom}" x2="${width - pad.right}" y2="${height - pad.bottom}"/>` +
-    `<line class="axis" x1="${pad.left}" y1="${pad.top}" x2="${pad.left}" y2="${height - pad.bottom}"/>` +
-    `<line class="par" x1="${pad.left}" y1="${y(expected)}" x2="${width - pad.right}" y2="${y(expected)}"/>` +
-    `<text class="tick" x="${pad.left - 4}" y="${y(high) + 4}" text-anchor="end">${high}</text>` +
-    `<text class="tick" x="${pad.left - 4}" y="${y(low) + 4}" text-anchor="end">${low}</text>` +
-    `<text class="tick" x="${(width + pad.left) / 2}" y="${height - 5}" text-anchor="middle">${esc(t("decisions"))}</text>` +
-    `<polyline class="line" points="${points}"/>` +
-    `<circle class="end" cx="${x(last)}" cy="${y(final)}" r="4"/>` +
-    `</svg>`
-  );
-}
-
 function decisionRows(decisions) {
+  const worst = new Set(biggestLosses(decisions));
   return decisions
     .map(
-      (d) =>
-        `<tr class="${d.loss > 0.005 ? "lost" : ""}"><td>${d.turn}.${d.roll}</td><td>${smallDice(d.dice)}</td>` +
+      (d, i) =>
+        `<tr class="${d.loss > 0.005 ? "lost" : ""}${worst.has(i) ? " worst" : ""}"><td>${d.turn}.${d.roll}</td><td>${smallDice(d.dice)}</td>` +
         `<td>${esc(optionText(d.taken))}</td><td>${esc(optionText(d.best))}</td><td>${d.loss.toFixed(2)}</td></tr>`,
     )
     .join("");
@@ -75,21 +43,28 @@ function reviewCard(player, review) {
     `<article class="review" data-seat="${player.seat}"><h3>${esc(player.name)} <span class="muted">${player.total}</span></h3>` +
     `<p class="stats"><span>${esc(t("Points lost: {loss}", { loss: player.loss.toFixed(1) }))}</span>` +
     `<span>${esc(t("Accuracy: {accuracy}%", { accuracy }))}</span></p>` +
-    chartSvg(player.series, player.total, review.expected, label) +
+    `<div class="chart-box">${chartSvg(player.series, player.total, review.expected, label)}</div>` +
     `<details data-seat="${player.seat}"><summary>${esc(t("Every decision"))}</summary><div class="table-scroll" tabindex="0" role="region" aria-label="${esc(t("Every decision"))}"><table class="decisions">` +
     `<thead><tr><th>${esc(t("Turn"))}</th><th>${esc(t("Dice"))}</th><th>${esc(t("Taken"))}</th>` +
     `<th>${esc(t("Best"))}</th><th>${esc(t("Lost"))}</th></tr></thead><tbody></tbody></table></div></details></article>`
   );
 }
 
-// Every decision is fetched once, the first time a player's list is opened.
-function wireDecisions(box, gameId) {
-  let full = null;
+// Every decision is fetched once: the charts then mark the biggest losses, and a player's
+// list is filled the first time it is opened.
+function wireDecisions(box, gameId, summary) {
+  const full = summary ? api(`/api/games/${gameId}/review`) : null;
+  full?.then((review) => {
+    for (const player of review.players) {
+      const chart = box.querySelector(`.review[data-seat="${player.seat}"] .chart-box`);
+      const label = chart?.querySelector("svg")?.getAttribute("aria-label") || "";
+      if (chart) chart.innerHTML = chartSvg(player.series, player.total, review.expected, label, player.decisions);
+    }
+  }).catch(() => {});
   for (const details of box.querySelectorAll("details[data-seat]")) {
     details.addEventListener("toggle", async () => {
       const body = details.querySelector("tbody");
-      if (!details.open || body.childElementCount) return;
-      full ||= api(`/api/games/${gameId}/review`);
+      if (!details.open || body.childElementCount || !full) return;
       const review = await full;
       const player = review.players.find((p) => p.seat === Number(details.dataset.seat));
       body.innerHTML = decisionRows(player ? player.decisions : []);
@@ -118,7 +93,7 @@ export function renderResults(box, table, names, mine, onRematch) {
     (g.review ? `<div class="reviews">${reviews}</div>` : `<p class="muted" id="review-wait">${esc(t("Reviewing the game…"))}</p>`);
   box.querySelector("#rematch")?.addEventListener("click", onRematch);
   box.setAttribute("aria-busy", g.review ? "false" : "true");
-  wireDecisions(box, g.id);
+  wireDecisions(box, g.id, g.review);
 }
 
 export function renderFair(box, table) {

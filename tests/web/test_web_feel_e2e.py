@@ -1,0 +1,80 @@
+"""What makes the table feel like a game, in the browser: dice that tumble and land (not under
+prefers-reduced-motion), the moment a score is written, a Yacht celebrated, and sound that is
+off until the player turns it on."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .live import LiveServer
+from .pages import Pages, new_table
+
+WATCH_ROLLING = """() => {
+  window.rolled = 0;
+  new MutationObserver(() => {
+    if (document.querySelector('.die.rolling')) window.rolled += 1;
+  }).observe(document.getElementById('dice'), {subtree: true, childList: true, attributes: true});
+}"""
+
+
+def my_table(pages: Pages, server: LiveServer, motion: str = "no-preference") -> Page:
+    code, token = new_table(server, "human")
+    page = pages.open(f"{server.url}/t/{code}", seats={code: {0: token}}, reduced_motion=motion)
+    expect(page.locator("#turn")).to_contain_text("Your turn")
+    return page
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_dice_tumble_and_land_unless_motion_is_reduced(
+    pages: Pages, server: LiveServer, motion: str
+) -> None:
+    page = my_table(pages, server, motion)
+    page.evaluate(WATCH_ROLLING)
+    page.keyboard.press("r")
+    expect(page.locator("#rolls")).to_have_text("Roll 1 of 3")
+    expect(page.locator("#dice .die.rolling")).to_have_count(0)  # landed
+    tumbled = page.evaluate("window.rolled") > 0
+    assert tumbled == (motion == "no-preference")
+
+
+def test_a_written_score_lights_up_its_box_and_the_total(pages: Pages, server: LiveServer) -> None:
+    page = my_table(pages, server)
+    page.keyboard.press("r")
+    button = page.locator("button.score").first
+    category = button.get_attribute("data-category")
+    button.click()
+    expect(page.locator(f'.sheet td.filled[data-category="{category}"]')).to_have_class(
+        "current filled just-scored"
+    )
+    expect(page.locator('.panel-total[data-seat="0"]')).to_have_class("panel-total just-scored")
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_yacht_is_celebrated_and_confetti_respects_reduced_motion(
+    pages: Pages, server: LiveServer, motion: str
+) -> None:
+    page = my_table(pages, server, motion)
+    page.evaluate(
+        "async () => (await import('/static/js/effects.js'))"
+        ".celebrate(document.getElementById('celebrate'), 'Ann', 50)"
+    )
+    banner = page.locator("#celebrate")
+    expect(banner).to_be_visible()
+    expect(banner).to_have_attribute("role", "status")  # announced to screen readers
+    expect(banner).to_contain_text("Yacht!")
+    expect(banner).to_contain_text("Ann scores 50")
+    expect(banner.locator("i")).to_have_count(24 if motion == "no-preference" else 0)
+    expect(banner).to_be_hidden(timeout=5000)  # it goes away by itself
+
+
+def test_sound_is_off_until_turned_on(pages: Pages, server: LiveServer) -> None:
+    page = my_table(pages, server)
+    sound = page.get_by_role("button", name="Sound")
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    page.reload()
+    expect(page.get_by_role("button", name="Sound")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("r")  # a roll with sound on plays without a script error
+    expect(page.locator("#rolls")).to_have_text("Roll 1 of 3")
