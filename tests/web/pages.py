@@ -108,9 +108,14 @@ def new_table(
 _AXE: list[Any] = []
 
 
+ALSO = ("page-has-heading-one", "heading-order", "landmark-one-main", "region")
+"""Rules of lesser impact held all the same: every page has its one h1, headings in order, and
+all content in landmarks."""
+
+
 def serious_violations(page: Page) -> list[str]:
-    """axe-core's violations of impact serious or critical on the page as it is now, one line
-    each (rule, impact, the first elements)."""
+    """axe-core's violations of impact serious or critical (and of the rules in ``ALSO``) on
+    the page as it is now, one line each (rule, impact, the first elements)."""
     from axe_playwright_python.sync_playwright import Axe
 
     if not _AXE:
@@ -118,7 +123,7 @@ def serious_violations(page: Page) -> list[str]:
     results = _AXE[0].run(page)
     found = []
     for v in results.response["violations"]:
-        if v["impact"] in ("serious", "critical"):
+        if v["impact"] in ("serious", "critical") or v["id"] in ALSO:
             where = [" ".join(map(str, n["target"])) for n in v["nodes"][:3]]
             found.append(
                 f"{v['id']} ({v['impact']}): {where} {v['nodes'][0].get('failureSummary', '')}"
