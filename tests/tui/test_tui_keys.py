@@ -11,7 +11,7 @@ from yacht.rules import Category
 from yacht.strategy import hint_for_view
 from yacht.strategy.win import win_hint_for_view
 from yacht.tui.app import YachtApp
-from yacht.tui.keys import TABLE_KEYS
+from yacht.tui.keys import TABLE_KEYS, with_capitals
 from yacht.tui.screens.dialogs import ConfirmScreen, HelpScreen, HintScreen, help_text
 from yacht.tui.screens.table import TableScreen
 from yacht.tui.seats import Seat, TableConfig
@@ -27,7 +27,7 @@ def _table(folder: Path, config: TableConfig) -> YachtApp:
 
 async def test_help_lists_every_key_of_the_table(tmp_path: Path) -> None:
     bound = {b.key for b in TableScreen.BINDINGS if not isinstance(b, tuple)}
-    listed = {key for item in TABLE_KEYS for key in item.keys} | {"escape"}
+    listed = {key for item in TABLE_KEYS for key in with_capitals(item.keys)} | {"escape"}
     assert bound == listed
     app = _table(tmp_path, TableConfig.default("en"))
     async with app.run_test(size=(80, 24)) as pilot:
@@ -150,3 +150,43 @@ async def test_a_zero_is_confirmed_with_the_languages_own_letters(tmp_path: Path
         await pilot.press("m", "k")
         assert game_of(app).sheet(0)[Category.YACHT] == 0
     assert "K, E" in help_text("fi")
+
+
+async def test_capital_letters_work_as_the_key_bar_prints_them(tmp_path: Path) -> None:
+    """Shift+R rolls, Shift+H opens the hint, Shift+Q quits (Caps Lock too)."""
+    app = _table(tmp_path, TableConfig((Seat("Ann"),)))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("R")
+        assert game_of(app).rolls_used == 1
+        await pilot.press("shift+r")
+        assert game_of(app).rolls_used == 2
+        await pilot.press("H")
+        assert app.screen.query_one("#hint-panel").display
+        await pilot.press("M")  # score Yacht by its capital letter (a zero asks first)
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("Y")
+        assert Category.YACHT in game_of(app).sheet(0)
+        await pilot.press("Q")
+    assert app.return_code == 0 and not app.is_running
+
+
+async def test_the_hint_over_the_sheet_keeps_every_game_key(tmp_path: Path) -> None:
+    """At 80x24 with opponents the hint opens over the sheet; rolling, holding and scoring
+    still work under it (as the key bar says), and it follows the game."""
+    names = ["Annabel", "Bobby", "Cidney", "Dee"]
+    app = _table(tmp_path, TableConfig(tuple(Seat(n) for n in names)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r", "h")
+        await settle(pilot)
+        assert isinstance(app.screen, HintScreen)
+        await pilot.press("1", "r")
+        game = game_of(app)
+        assert game.rolls_used == 2 and game.held == {1}
+        await settle(pilot)
+        best = win_hint_for_view(game.view()).best
+        assert f"{best.win_probability:.1%}" in str(app.screen.query_one("#hint-panel").render())
+        await pilot.press("l")  # score Choice under the hint
+        assert Category.CHOICE in game.sheet(0) and game.current == 1
+        assert isinstance(app.screen, HintScreen)
+        await pilot.press("escape")
+        assert isinstance(app.screen, TableScreen)

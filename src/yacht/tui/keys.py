@@ -9,7 +9,7 @@ from yacht.rules import CATEGORIES
 from yacht.tui.text import N_
 from yacht.tui.widgets.sheet import CATEGORY_KEYS
 
-__all__ = ["TABLE_KEYS", "KeyHelp", "bindings"]
+__all__ = ["TABLE_KEYS", "KeyHelp", "bindings", "with_capitals"]
 
 
 @dataclass(frozen=True)
@@ -62,17 +62,33 @@ TABLE_KEYS: tuple[KeyHelp, ...] = (
 )
 
 
+def with_capitals(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """Letter keys also as capitals (Shift or Caps Lock): the key bar prints them so.
+
+    >>> with_capitals(("r", "space"))
+    ('r', 'R', 'shift+r', 'space')
+    """
+    out: list[str] = []
+    for key in keys:
+        out.append(key)
+        if len(key) == 1 and key.isalpha():
+            out += [key.upper(), f"shift+{key}"]
+    return tuple(out)
+
+
 def bindings() -> list[tuple[str, str, str]]:
-    """(key, action, description) triples for ``Screen.BINDINGS``, hidden from any footer."""
+    """(key, action, description) triples for ``Screen.BINDINGS``, hidden from any footer;
+    every letter works as a capital too."""
     out: list[tuple[str, str, str]] = []
     for item in TABLE_KEYS:
-        for key in item.keys:
+        for key in with_capitals(item.keys):
             if item.action == "hold":
                 out.append((key, f"hold({key})", item.description))
             elif item.action == "cursor":
                 out.append((key, f"cursor({-1 if key == 'up' else 1})", item.description))
             elif item.action == "score":
-                category = next(c for c, k in CATEGORY_KEYS.items() if k == key)
+                letter = key.removeprefix("shift+").lower()
+                category = next(c for c, k in CATEGORY_KEYS.items() if k == letter)
                 out.append((key, f"score('{category.value}')", item.description))
             else:
                 out.append((key, item.action, item.description))

@@ -13,10 +13,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.events import Key
 from textual.markup import escape
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
-from yacht.tui.keys import TABLE_KEYS
+from yacht.tui.keys import TABLE_KEYS, bindings
 from yacht.tui.text import N_, gettext_for
 from yacht.tui.widgets.panels import HintPanel
 
@@ -158,7 +158,7 @@ class HelpScreen(ModalScreen[None]):
     """Every key (``?``); any of Esc, ?, Q or Enter closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,q,enter", "close", "Close", show=False)
+        Binding("escape,question_mark,q,Q,shift+q,enter", "close", "Close", show=False)
     ]
 
     def __init__(self, lang: str) -> None:
@@ -187,16 +187,28 @@ class HelpScreen(ModalScreen[None]):
 
 class HintScreen(ModalScreen[None]):
     """The hint panel over the table, when the sheet leaves too little room beside it;
-    H or Esc closes it. The table screen fills the panel."""
+    H or Esc closes it, every other key of the table still plays (the key bar stays true).
+    The table screen fills the panel."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("h,escape", "close", "Close", show=False),
+        Binding("h,H,shift+h,escape", "close", "Close", show=False),
     ]
 
-    def __init__(self, lang: str, fill: Callable[[], None]) -> None:
+    def __init__(
+        self, lang: str, fill: Callable[[], None], table: Screen[None] | None = None
+    ) -> None:
         super().__init__()
         self.lang = lang
         self.fill = fill
+        self.table = table
+        self.keys = {key: action for key, action, _text in bindings() if action != "hint"}
+
+    async def on_key(self, event: Key) -> None:
+        action = self.keys.get(event.key)
+        if action is not None and self.table is not None:
+            event.stop()
+            event.prevent_default()
+            await self.table.run_action(action)
 
     def compose(self) -> ComposeResult:
         _ = gettext_for(self.lang)

@@ -10,10 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.markup import escape
-from textual.screen import Screen
 from textual.widgets import Button, Static
 
 from yacht.tui.reviews import summary_lines
+from yacht.tui.screens.size import SizeGuard
 from yacht.tui.table import Table
 from yacht.tui.text import gettext_for
 from yacht.tui.widgets.sheet import Sheet
@@ -43,16 +43,17 @@ def result_lines(table: Table) -> list[str]:
     return [f"[b]{escape(head)}[/b]", *lines]
 
 
-class EndScreen(Screen[None]):
+class EndScreen(SizeGuard):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,a", "again", "Play again", show=False),
-        Binding("s", "setup", "New setup", show=False),
-        Binding("q,escape", "quit", "Quit", show=False),
+        Binding("enter,a,A,shift+a", "again", "Play again", show=False),
+        Binding("s,S,shift+s", "setup", "New setup", show=False),
+        Binding("q,Q,shift+q,escape", "quit", "Quit", show=False),
     ]
 
     def __init__(self, table: Table) -> None:
         super().__init__()
         self.table = table
+        self.lang = table.config.lang
         self._ = gettext_for(table.config.lang)
 
     def compose(self) -> ComposeResult:
@@ -76,6 +77,7 @@ class EndScreen(Screen[None]):
         yield Static(escape(keys), id="keys")
 
     def on_mount(self) -> None:
+        self.guard_mounted()
         for button in self.query(Button):
             button.can_focus = False
         self.compute_review()

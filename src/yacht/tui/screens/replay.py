@@ -31,13 +31,13 @@ __all__ = ["ReplayApp", "ReplayScreen"]
 
 class ReplayScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,n,space", "step(1)", "Next", show=False),
-        Binding("left,p", "step(-1)", "Back", show=False),
+        Binding("right,n,N,shift+n,space", "step(1)", "Next", show=False),
+        Binding("left,p,P,shift+p", "step(-1)", "Back", show=False),
         Binding("down", "turn(1)", "Next turn", show=False),
         Binding("up", "turn(-1)", "Previous turn", show=False),
         Binding("home", "go(0)", "Start", show=False),
         Binding("end", "go(-1)", "End", show=False),
-        Binding("q,escape", "app.quit", "Quit", show=False),
+        Binding("q,Q,shift+q,escape", "app.quit", "Quit", show=False),
     ]
 
     def __init__(self, record: GameRecord, review: Review | None, lang: str) -> None:

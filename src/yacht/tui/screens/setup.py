@@ -10,13 +10,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.markup import escape
-from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from yacht.game import MAX_PLAYERS
 from yacht.i18n import LANGUAGES
 from yacht.rules import preset_names
 from yacht.tui.screens.dialogs import ChoiceScreen
+from yacht.tui.screens.size import SizeGuard
 from yacht.tui.seats import BOT_KINDS, HUMAN, Seat, TableConfig, default_name, kind_label
 from yacht.tui.text import gettext_for
 
@@ -59,7 +59,7 @@ class PlayerRow(Horizontal):
         return Seat(self.query_one(".name", Input).value.strip(), str(kind))
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(SizeGuard):
     """Choose the table, then Start (Enter), Resume (when a game is saved) or Quit."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -120,6 +120,7 @@ class SetupScreen(Screen[None]):
             yield Static(escape(hint), id="setup-keys")
 
     def on_mount(self) -> None:
+        self.guard_mounted()
         self.renumber()
         self.query_one("#start", Button).focus()
 
@@ -162,6 +163,8 @@ class SetupScreen(Screen[None]):
     # --- events --------------------------------------------------------------------------
 
     def action_start(self) -> None:
+        if self.too_small:
+            return
         problem = self.problem()
         if problem is not None:
             self.query_one("#setup-error", Static).update(escape(problem))

@@ -14,7 +14,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.markup import escape
-from textual.screen import Screen
 from textual.widgets import Button, Static
 from textual.worker import get_current_worker
 
@@ -23,6 +22,7 @@ from yacht.game import TurnView
 from yacht.rules import Category
 from yacht.tui.keys import bindings
 from yacht.tui.screens.dialogs import ConfirmScreen, HelpScreen, HintScreen
+from yacht.tui.screens.size import SizeGuard
 from yacht.tui.table import Table
 from yacht.tui.text import gettext_for
 from yacht.tui.widgets.dice import DiceTray, DieSlot
@@ -39,7 +39,7 @@ HINT_WIDTH = 36  # below this much room beside the sheet, hints open over it
 CHANCE_WIDTH = 4  # more room for a chance column: P(win) with opponents, or P(>= target)
 
 
-class TableScreen(Screen[None]):
+class TableScreen(SizeGuard):
     AUTO_FOCUS = None  # nothing takes the focus: every key belongs to the table
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(key, action, text, show=False) for key, action, text in bindings()),
@@ -49,6 +49,7 @@ class TableScreen(Screen[None]):
     def __init__(self, table: Table, *, bot_delay: float = 0.6) -> None:
         super().__init__()
         self.table = table
+        self.lang = table.config.lang
         self.bot_delay = bot_delay
         self._ = gettext_for(table.config.lang)
         self.bot_playing = False
@@ -89,6 +90,7 @@ class TableScreen(Screen[None]):
         return button
 
     def on_mount(self) -> None:
+        self.guard_mounted()
         self.query_one("#hint-panel").display = False
         self.query_one(Sheet).reset_cursor()
         game, c = self.table.game, self.table.config
@@ -263,7 +265,7 @@ class TableScreen(Screen[None]):
             def closed(_: None) -> None:
                 self.hint_visible = False
 
-            self.app.push_screen(HintScreen(self.table.config.lang, self.update_hint), closed)
+            self.app.push_screen(HintScreen(self.table.config.lang, self.update_hint, self), closed)
             return
         self.query_one("#hint-panel").display = self.hint_visible
         if self.hint_visible:
@@ -383,4 +385,7 @@ class TableScreen(Screen[None]):
     def finish(self) -> None:
         from yacht.tui.screens.end import EndScreen
 
+        if isinstance(self.app.screen, HintScreen):  # the hint over the sheet goes with it
+            self.hint_visible = False
+            self.app.pop_screen()
         self.app.switch_screen(EndScreen(self.table))
