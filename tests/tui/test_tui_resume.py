@@ -11,13 +11,16 @@ import pytest
 from yacht.cli import main
 from yacht.dice import ScriptedDice
 from yacht.game import Game
+from yacht.rules import Category
 from yacht.tui.app import YachtApp
 from yacht.tui.saves import read_save, save_path, write_save
-from yacht.tui.screens.dialogs import ChoiceScreen
+from yacht.tui.screens.dialogs import ChoiceScreen, ConfirmScreen
 from yacht.tui.screens.setup import SetupScreen
 from yacht.tui.screens.table import TableScreen
 from yacht.tui.seats import TableConfig
 from yacht.tui.widgets.dice import DieSlot
+from yacht.tui.widgets.panels import EventLog
+from yacht.tui.widgets.sheet import Sheet
 
 from .conftest import faces
 from .helpers import game_of, settle, text_of
@@ -134,3 +137,44 @@ async def test_starting_over_a_saved_game_asks_first(
         assert isinstance(app.screen, TableScreen)
         assert game_of(app).version == 0
         assert json.loads(save_path(data_dir).read_text())["game"]["events"] == []
+
+
+async def test_resuming_shows_the_log_and_keeps_the_cursor(data_dir: Path) -> None:
+    app = YachtApp(dice=ScriptedDice(faces()), data_dir=data_dir, bot_delay=0, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "r", "l")  # roll, score Choice
+        await settle(pilot)  # the bot's turn
+        await pilot.press("r", "down", "down", "down")
+        cursor = app.screen.query_one(Sheet).cursor
+        log = [line.text for line in app.screen.query_one(EventLog).lines]
+        await pilot.press("q")
+    assert cursor == 3 and log
+    again = YachtApp(data_dir=data_dir, bot_delay=0, resume=True)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert again.screen.query_one(Sheet).cursor == cursor
+        shown = [line.text for line in again.screen.query_one(EventLog).lines]
+        assert shown[: len(log)] == log  # every line of before, then the resume line
+        assert shown[-1] == f"Game resumed: round {game_of(again).round}."
+        await pilot.press("enter")  # Enter scores where the cursor was left
+        assert Category.FOURS in game_of(again).sheet(0) or isinstance(again.screen, ConfirmScreen)
+
+
+async def test_lang_asked_for_wins_over_the_saved_language(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``yacht play --lang nb --resume`` reopens an English save in Norwegian."""
+    config = TableConfig.default("en")
+    game = Game(config.names, dice=ScriptedDice(faces()))
+    game.apply("roll")
+    write_save(data_dir, config, game)
+    opened: list[YachtApp] = []
+    monkeypatch.setattr("yacht.cli.tui._need_terminal", lambda: None)
+    monkeypatch.setattr(YachtApp, "run", lambda self: opened.append(self))
+    assert main(["play", "--lang", "nb", "--resume"]) == 0
+    (app,) = opened
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.config.lang == "nb"
+        assert "Runde 1 av 12" in text_of(app, "#topbar")

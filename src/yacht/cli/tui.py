@@ -151,7 +151,8 @@ def play_full_screen(args: argparse.Namespace) -> int:
     _need_terminal()
     from yacht.tui.app import YachtApp
 
-    YachtApp(config, dice=dice, data_dir=folder, bot_delay=delay, resume=resume).run()
+    asked = language_code(args.lang) if args.lang else None  # wins over a saved game's
+    YachtApp(config, dice=dice, data_dir=folder, bot_delay=delay, resume=resume, lang=asked).run()
     if save_path(folder).exists():
         print(_("Game saved. Continue it with: yacht play --resume"))
     return 0

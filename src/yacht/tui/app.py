@@ -8,6 +8,7 @@ directory when not given).
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 from textual.app import App
@@ -16,7 +17,7 @@ from yacht.dice import DiceSource
 from yacht.i18n import detect_language
 from yacht.tui.records import Records
 from yacht.tui.records import data_dir as default_data_dir
-from yacht.tui.saves import read_save
+from yacht.tui.saves import read_cursor, read_save
 from yacht.tui.screens.setup import SetupScreen
 from yacht.tui.screens.table import TableScreen
 from yacht.tui.seats import TableConfig
@@ -49,6 +50,7 @@ class YachtApp(App[None]):
         self.dice = dice
         self.bot_delay = bot_delay
         self.start_with_resume = resume
+        self.lang = lang  # a language asked for (``--lang``) wins over a saved game's
         self.table: Table | None = None
 
     def on_mount(self) -> None:
@@ -65,7 +67,7 @@ class YachtApp(App[None]):
     def best_line(self, lang: str) -> str | None:
         """The three best totals on record, or None before the first finished game."""
         try:
-            best = Records.open_default(self.data_dir).high_scores(3)
+            best = Records.open_default(self.data_dir).high_scores(3, humans_only=True)
         except (OSError, ValueError, sqlite3.Error):
             return None
         if not best:
@@ -101,8 +103,9 @@ class YachtApp(App[None]):
         dice, self.dice = self.dice, None
         self._open(Table.new(config, self.data_dir, dice=dice))
 
-    def resume(self) -> None:
-        """Continue the saved game exactly where it was left."""
+    def resume(self, lang: str | None = None) -> None:
+        """Continue the saved game exactly where it was left (the sheet cursor too), in
+        ``lang`` or the language asked for when the app started, else the saved one."""
         saved = read_save(self.data_dir)
         if saved is None:
             _ = gettext_for(self.config.lang)
@@ -111,7 +114,12 @@ class YachtApp(App[None]):
                 self.push_screen(self.setup_screen(self.config))
             return
         config, game = saved
-        self._open(Table(config, game, self.data_dir))
+        lang = lang or self.lang
+        if lang is not None and lang != config.lang:
+            config = replace(config, lang=lang)
+        table = Table(config, game, self.data_dir)
+        table.cursor = read_cursor(self.data_dir)
+        self._open(table)
 
     def play_again(self) -> None:
         self.start_game(self.config)

@@ -29,7 +29,14 @@ from typing import Any
 from yacht.game import Game
 from yacht.tui.seats import TableConfig
 
-__all__ = ["SAVE_FORMAT", "clear_save", "read_save", "save_path", "write_save"]
+__all__ = [
+    "SAVE_FORMAT",
+    "clear_save",
+    "read_cursor",
+    "read_save",
+    "save_path",
+    "write_save",
+]
 
 SAVE_FORMAT = "yacht-tui-save"
 SAVE_VERSION = 1
@@ -39,8 +46,11 @@ def save_path(folder: Path) -> Path:
     return folder / "current-game.json"
 
 
-def write_save(folder: Path, config: TableConfig, game: Game) -> None:
-    """Save the game in progress (atomically: a crash never leaves half a file)."""
+def write_save(
+    folder: Path, config: TableConfig, game: Game, *, cursor: int | None = None
+) -> None:
+    """Save the game in progress (atomically: a crash never leaves half a file), with the
+    sheet cursor's row when given."""
     folder.mkdir(parents=True, exist_ok=True)
     data: dict[str, Any] = {
         "format": SAVE_FORMAT,
@@ -48,6 +58,8 @@ def write_save(folder: Path, config: TableConfig, game: Game) -> None:
         "config": config.to_json(),
         "game": game.to_json(),
     }
+    if cursor is not None:
+        data["cursor"] = cursor
     path = save_path(folder)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
@@ -69,6 +81,15 @@ def read_save(folder: Path) -> tuple[TableConfig, Game] | None:
         return TableConfig.from_json(data["config"]), Game.from_json(data["game"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"cannot resume from {path}: {e}") from None
+
+
+def read_cursor(folder: Path) -> int | None:
+    """The sheet cursor's row (0-11) of the saved game, or None when not saved."""
+    try:
+        cursor = json.loads(save_path(folder).read_text(encoding="utf-8")).get("cursor")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return cursor if isinstance(cursor, int) and 0 <= cursor < 12 else None
 
 
 def clear_save(folder: Path) -> None:

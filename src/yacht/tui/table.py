@@ -89,6 +89,7 @@ class Table:
         }
         self.rng = random.Random(seed)
         self.record_id: int | None = None
+        self.cursor: int | None = None  # the sheet cursor's row, saved with the game
         self._ = gettext_for(config.lang)
 
     @classmethod
@@ -110,7 +111,7 @@ class Table:
         if self.game.finished:
             clear_save(self.folder)
         else:
-            write_save(self.folder, self.config, self.game)
+            write_save(self.folder, self.config, self.game, cursor=self.cursor)
 
     def apply(self, action: Action | str) -> Event:
         """Apply an action for the player on turn, save, and record the game once it ends."""
@@ -134,6 +135,19 @@ class Table:
     def describe(self, event: Event) -> str:
         """One log line for an action just accepted."""
         return describe_event(self.game.players, event, self.config.lang, self.game.dice)
+
+    def history(self, limit: int = 60) -> list[str]:
+        """The log of the game so far, as it was written while playing (a person's holds
+        show on the dice, so only the bots' are there), the last ``limit`` lines."""
+        lines: list[str] = []
+        dice: tuple[int, ...] | None = None
+        for event in self.game.events:
+            act = event.action
+            if not isinstance(act, Hold) or event.player in self.bots:
+                lines.append(describe_event(self.game.players, event, self.config.lang, dice))
+            if isinstance(act, Roll):
+                dice = event.dice
+        return lines[-limit:]
 
     def label(self, category: Category) -> str:
         return category_label(category, self.config.lang)

@@ -184,7 +184,7 @@ class SetupScreen(SizeGuard):
 
         def answered(choice: str | None) -> None:
             if choice == "resume":
-                app.resume()
+                app.resume(self.lang)
             elif choice == "new":
                 app.start_game(config)
 
@@ -204,7 +204,7 @@ class SetupScreen(SizeGuard):
 
         app = self.app
         assert isinstance(app, YachtApp)
-        app.resume()
+        app.resume(self.lang)
 
     @on(Button.Pressed, "#quit")
     def quit_pressed(self) -> None:

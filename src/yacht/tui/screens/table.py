@@ -19,7 +19,7 @@ from textual.worker import get_current_worker
 
 from yacht.actions import Action, GameError, Hold, Roll, Score, Undo
 from yacht.game import TurnView
-from yacht.rules import Category
+from yacht.rules import CATEGORIES, Category
 from yacht.tui.keys import bindings
 from yacht.tui.screens.dialogs import ConfirmScreen, HelpScreen, HintScreen
 from yacht.tui.screens.size import SizeGuard
@@ -92,10 +92,18 @@ class TableScreen(SizeGuard):
     def on_mount(self) -> None:
         self.guard_mounted()
         self.query_one("#hint-panel").display = False
-        self.query_one(Sheet).reset_cursor()
+        sheet = self.query_one(Sheet)
+        sheet.reset_cursor()
         game, c = self.table.game, self.table.config
         if game.version:
+            for line in self.table.history():
+                self.log_line(line)
             self.log_line(self._("Game resumed: round {round}.").format(round=game.round))
+            cursor = self.table.cursor
+            mine = not self.table.bot_to_play
+            if cursor is not None and mine and CATEGORIES[cursor] not in game.sheet(game.current):
+                sheet.cursor = cursor
+                sheet.show()
         self.refresh_table()
         if len(game.players) > 1 and (
             (c.hints and c.target is None) or any(s.kind == "winner" for s in c.seats)
@@ -210,7 +218,9 @@ class TableScreen(SizeGuard):
             self.do(Roll())
 
     def action_cursor(self, delta: int) -> None:
-        self.query_one(Sheet).move(delta)
+        sheet = self.query_one(Sheet)
+        sheet.move(delta)
+        self.table.cursor = sheet.cursor
 
     def action_score_selected(self) -> None:
         self.choose(self.query_one(Sheet).selected)
@@ -285,6 +295,9 @@ class TableScreen(SizeGuard):
         self.app.push_screen(HelpScreen(self.table.config.lang))
 
     def action_quit(self) -> None:
+        if not self.table.game.finished:
+            self.table.cursor = self.query_one(Sheet).cursor
+            self.table.save()
         self.app.exit()
 
     @on(DieSlot.Toggled)
