@@ -4,6 +4,8 @@ off until the player turns it on."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -78,3 +80,22 @@ def test_sound_is_off_until_turned_on(pages: Pages, server: LiveServer) -> None:
     expect(page.get_by_role("button", name="Sound")).to_have_attribute("aria-pressed", "true")
     page.keyboard.press("r")  # a roll with sound on plays without a script error
     expect(page.locator("#rolls")).to_have_text("Roll 1 of 3")
+
+
+def test_each_player_has_a_panel_with_name_total_connection_and_clock(
+    pages: Pages, server: LiveServer
+) -> None:
+    code, token = new_table(server, "human", "greedy", turn_seconds=60)
+    page = pages.open(f"{server.url}/t/{code}", seats={code: {0: token}})
+    panels = page.locator("#players .panel")
+    expect(panels).to_have_count(2)
+    expect(panels.nth(0).locator(".panel-name")).to_have_text("Ann")
+    expect(panels.nth(0).locator(".dot")).to_have_attribute("aria-label", "connected")
+    expect(panels.nth(1).locator(".panel-name")).to_have_text("Greedy bot")
+    expect(panels.nth(0)).to_have_attribute("aria-current", "true")
+    expect(panels.nth(0).locator(".clock")).to_have_text(re.compile(r"^\d+ s$"))
+    page.keyboard.press("r")
+    points = page.locator("button.score").first.inner_text()
+    page.locator("button.score").first.click()
+    expect(page.locator("#log li", has_text="Ann scored")).to_have_count(1)
+    expect(panels.nth(0).locator(".panel-total")).to_have_text(points)

@@ -93,3 +93,4 @@ def test_a_whole_game_to_the_results(
     page.locator("#last").click()
     expect(page.locator("#step-text")).to_contain_text("Ann")
     accessible(page, "the replay")
+    shot(page, f"game-{size}-{scheme}-{lang}-4-replay", full=True)
