@@ -3,6 +3,7 @@ import { api, esc } from "./api.js";
 import { biggestLosses, chartSvg } from "./chart.js";
 import { smallDice } from "./dice.js";
 import { verifyGame } from "./fair.js";
+import { checkSeeds, seedLines } from "./fairness-seed.js";
 import { categoryLabel, language, t } from "./i18n.js";
 
 export function winnersText(names, totals, winners) {
@@ -101,7 +102,8 @@ export function renderFair(box, table) {
   const finished = g.status === "finished";
   const client = table.client_seed ? `<p>${esc(t("Client seed"))}: <code>${esc(table.client_seed)}</code></p>` : "";
   let body =
-    `<p>${esc(t("Commitment (SHA-256 of the secret seed)"))}:</p><p><code class="hash">${g.commitment}</code></p>` + client;
+    `<p>${esc(t("Commitment (SHA-256 of the secret seed)"))}:</p><p><code class="hash">${g.commitment}</code></p>` + client +
+    seedLines(table, esc, t);
   if (finished) {
     body +=
       `<p>${esc(t("Revealed seed"))}:</p><p><code class="hash">${esc(g.server_seed)}</code></p>` +
@@ -112,7 +114,7 @@ export function renderFair(box, table) {
   } else {
     body += `<p class="muted">${esc(t("The seed is revealed when the game ends; then anyone can re-derive every roll."))}</p>`;
   }
-  const key = `${g.id}:${finished}:${language()}`;
+  const key = `${g.id}:${finished}:${language()}:${g.fair?.contributions.length}`;
   if (box.dataset.key === key) return; // keep a verdict already shown
   box.dataset.key = key;
   box.innerHTML = body;
@@ -121,6 +123,8 @@ export function renderFair(box, table) {
     verdict.textContent = t("Checking…");
     const data = await api(`/api/games/${g.id}`);
     const result = verifyGame(data);
+    result.problems.push(...checkSeeds(data, table.code));
+    result.fair = result.problems.length === 0;
     verdict.className = `verdict ${result.fair ? "ok" : "bad"}`;
     verdict.textContent = result.fair
       ? t("Fair: all {rolls} rolls ({dice} dice) follow from the revealed seed.", { rolls: result.rolls, dice: result.dice })

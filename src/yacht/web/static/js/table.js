@@ -1,6 +1,7 @@
 // The table page: seats, live game over a WebSocket, actions, hints, results.
 import { api, show, tokens, $ } from "./api.js";
 import { setupSound } from "./effects.js";
+import { contribute, seedFor } from "./fairness-seed.js";
 import { setupLanguages, t } from "./i18n.js";
 import { S, code, controlling, seatsMine } from "./state.js";
 import { phone, render, renderHints } from "./view.js";
@@ -80,6 +81,7 @@ function receive(message) {
     if (S.waiting === null) sentHeld = null;
     render(before);
     flushQueue();
+    contribute(S.table, S.mine, send);
   } else if (message.type === "welcome") {
     tokens.keep(code, message.seats);
     S.mine = tokens.get(code);
@@ -203,7 +205,8 @@ async function join(seat) {
     return;
   }
   try {
-    const joined = await api(`/api/tables/${code}/join`, { method: "POST", body: { seat, name } });
+    const seed = seedFor(code, S.table.game.number, S.table.game.commitment); // fair dice rule 2
+    const joined = await api(`/api/tables/${code}/join`, { method: "POST", body: { seat, name, seed } });
     tokens.set(code, joined.seat, joined.token);
     localStorage.setItem("yacht:name", name);
     S.mine = tokens.get(code);
