@@ -126,7 +126,9 @@ def _web_table(page: Page) -> None:
     from playwright.sync_api import expect
 
     page.fill("#name", "Ann")
-    page.locator("fieldset select").nth(1).select_option(label="bot: medium")
+    page.select_option("#seat-count", "2")
+    page.locator("#seat-specs select").nth(1).select_option("bot:medium")
+    expect(page.locator("#open")).to_be_enabled()
     page.get_by_role("button", name="Open the table").click()
     for round_ in range(1, 5):
         expect(page.locator("#turn")).to_contain_text(f"Round {round_} of 12 · Your turn")
@@ -146,7 +148,8 @@ def _web_table(page: Page) -> None:
     page.locator("#hint").click()
     expect(page.locator("#hints")).to_contain_text("%", timeout=60_000)
     page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(800)  # the dice's tumble
+    page.wait_for_function("() => !document.querySelector('.die.rolling')")
+    page.wait_for_timeout(300)
 
 
 if __name__ == "__main__":
