@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from yacht.bots import make_bot
-from yacht.dice import RandomDice
+from yacht.dice import KEEPS, RandomDice
 from yacht.game import Game, TurnView
 from yacht.rules import CATEGORIES, Category, rules_by_name
 from yacht.strategy.duel import MINIMAX, build_layers
@@ -127,3 +127,31 @@ def test_duel_optimal_wins_at_its_exact_rate_against_optimal() -> None:
     rate = wins / games
     se = math.sqrt(exact * (1 - exact) / games)
     assert abs(rate - exact) <= 4 * se, (rate, exact, se)
+
+
+def test_heads_up_hints_are_exact_from_the_table_and_say_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from yacht.cli import main
+    from yacht.strategy.win import win_hint
+
+    mine: dict[Category, int] = {c: 0 for c in CATEGORIES if c not in ME}
+    theirs: dict[Category, int] = {c: 0 for c in CATEGORIES if c not in OTHER}
+    h = win_hint(TRADITIONAL, mine, [theirs], (6, 6, 6, 6, 2), 2)
+    assert h.exact and h.solved and h.best.keep == (6, 6, 6, 6)
+    want = option_values(TRADITIONAL, used_except(*ME), used_except(*OTHER), 0)
+    assert want is not None
+    rows = row_layout(score_table(TRADITIONAL))
+    keep = rows.keep2 + KEEPS.index((6, 6, 6, 6))
+    assert h.best.win_probability == pytest.approx(float(want[keep]))
+    # three categories open each: scoring leads to layer 19, not built here: today's method
+    fewer: dict[Category, int] = {c: p for c, p in mine.items() if c is not Category.ONES}
+    others: dict[Category, int] = {c: p for c, p in theirs.items() if c is not Category.ONES}
+    three = win_hint(TRADITIONAL, fewer, [others], (1, 2, 3, 4, 5), 1, depth=2)
+    assert not three.solved
+    used = ",".join(c.value for c in mine)
+    args = ["hint", "--dice", "6", "6", "6", "6", "2", "--rolls-left", "2", "--used", used]
+    sheet = ",".join(f"{c.value}=0" for c in theirs)
+    assert main([*args, "--banked", "0", "--opponents", sheet]) == 0
+    out = capsys.readouterr().out
+    assert "2 players (exact: solved table)" in out and "* keep 6 6 6 6" in out

@@ -229,7 +229,7 @@ def cmd_win_hint(args: argparse.Namespace) -> int:
     open_ = [c.value for c in CATEGORIES if c not in used]
     shown = "all 12" if len(open_) == len(CATEGORIES) else ", ".join(open_)
     rolls = "1 roll" if args.rolls_left == 1 else f"{args.rolls_left} rolls"
-    how = "exact endgame" if h.exact else "estimate"
+    how = "exact: solved table" if h.solved else "exact endgame" if h.exact else "estimate"
     print(
         f"{args.rules}: dice {' '.join(map(str, args.dice))}, {rolls} left; open: {shown}; "
         f"{h.players} players ({how})"

@@ -104,7 +104,9 @@ class WinOption:
 @dataclass(frozen=True)
 class WinHint:
     """Every option of a situation, best first. ``exact``: the probabilities come from the
-    endgame table (best play by both players) rather than the target-table estimate."""
+    endgame table (best play by both players) rather than the target-table estimate;
+    ``solved``: heads-up, from the solved two-player table (``yacht duel solve``), exact at
+    every position."""
 
     rules: Rules
     dice: tuple[int, ...]
@@ -112,6 +114,7 @@ class WinHint:
     players: int
     exact: bool
     options: tuple[WinOption, ...]
+    solved: bool = False
 
     @property
     def best(self) -> WinOption:
@@ -257,7 +260,8 @@ def seat_hint(
         raise ValueError(f"rolls left must be 0, 1 or 2, got {rolls_left!r}")
     if len(opponents) > 5:
         raise ValueError(f"a game has at most 6 players, got {len(opponents) + 1}")
-    values = position_values(preset, me, opponents, depth=depth, plan=plan)
+    solved = _solved(preset, me, opponents)
+    values = solved or position_values(preset, me, opponents, depth=depth, plan=plan)
     table = score_table(preset)
     layout = row_layout(table)
     r = ROLL_INDEX[roll]
@@ -275,7 +279,22 @@ def seat_hint(
         rows.append((row, WinOption("score", None, c, points, *_pair(values, row))))
     rows.sort(key=lambda item: (-values.ranking[item[0]], item[1].action == "keep"))
     options = tuple(o for _, o in rows)
-    return WinHint(preset, faces, rolls_left, len(opponents) + 1, values.exact, options)
+    players = len(opponents) + 1
+    return WinHint(preset, faces, rolls_left, players, values.exact, options, solved is not None)
+
+
+def _solved(rules: Rules, me: Seat, opponents: Sequence[Seat]) -> PositionValues | None:
+    """Heads-up values from the solved two-player table when it is built (issue 17)."""
+    if len(opponents) != 1:
+        return None
+    from yacht.strategy.duel.hints import option_values
+
+    other = opponents[0]
+    win = option_values(rules, me.used, other.used, me.total - other.total)
+    if win is None:
+        return None
+    expected = expected_rows(rules, np.array([me.used]), np.array([me.upper]))[:, 0]
+    return PositionValues(win, expected, win + TIE_BREAK * expected, True)
 
 
 def parse_sheets(text: str, rules: Rules | str = "traditional") -> list[dict[Category, int]]:
