@@ -35,6 +35,28 @@ def assert_on_screen(page: Page, selector: str, count: int) -> None:
         assert inside, f"{b} is not on the {size['width']}x{size['height']} screen"
 
 
+def whole_turn_on_screen(page: Page) -> None:
+    expect(page.locator("#card button.score")).to_have_count(12)
+    assert page.evaluate("window.scrollY") == 0
+    assert wider_than_screen(page) == []
+    assert_on_screen(page, "#dice .die", 5)
+    assert_on_screen(page, "#roll", 1)
+    assert_on_screen(page, "#hint", 1)
+    assert_on_screen(page, "#card .box", 12)
+
+
+@pytest.mark.parametrize("lang", ["fi", "bg"])
+def test_four_players_and_long_words_still_fit(pages: Pages, server: LiveServer, lang: str) -> None:
+    code, token = new_table(server, "human", "optimal", "greedy", "medium", name="Annikki")
+    page = pages.open(f"{server.url}/t/{code}", PHONE, lang=lang, seats={code: {0: token}})
+    expect(page.locator("#players .panel")).to_have_count(4)
+    expect(page.locator("#roll")).to_be_enabled()
+    page.locator("#roll").click()
+    expect(page.locator("#card button.score")).to_have_count(12)
+    shot(page, f"phone-360-four-players-{lang}")
+    whole_turn_on_screen(page)
+
+
 @pytest.mark.parametrize(("viewport", "name"), [(PHONE, "360"), (PHONE_LARGE, "390")])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_whole_turn_fits_on_a_phone_screen(
@@ -48,13 +70,7 @@ def test_a_whole_turn_fits_on_a_phone_screen(
     expect(page.locator("#turn")).to_contain_text("Your turn")
     page.locator("#roll").tap()
     expect(page.locator("#rolls")).to_have_text("Roll 1 of 3")
-    expect(page.locator("#card button.score")).to_have_count(12)
-    assert page.evaluate("window.scrollY") == 0
-    assert wider_than_screen(page) == []
-    assert_on_screen(page, "#dice .die", 5)
-    assert_on_screen(page, "#roll", 1)
-    assert_on_screen(page, "#hint", 1)
-    assert_on_screen(page, "#card .box", 12)
+    whole_turn_on_screen(page)
     # Every control of the turn is a touch target of at least 44x44 px.
     small = [
         b

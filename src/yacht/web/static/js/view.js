@@ -165,6 +165,7 @@ function renderTurn() {
   const el = $("#turn");
   const allNames = names();
   let text;
+  let what = ""; // what to do: left out on a phone, where the card shows it
   if (g.status === "waiting") {
     text = t("Waiting for players (free seats: {n})", { n: S.table.seats.filter((s) => !s.taken).length });
   } else if (g.status === "finished") {
@@ -174,19 +175,21 @@ function renderTurn() {
     const round = t("Round {round} of {rounds}", { round: g.round, rounds: g.rounds });
     if (controlling() !== null) {
       const who = seatsMine().size > 1 ? t("Your turn, {name}", { name }) : t("Your turn");
-      const what = !g.dice
-        ? t("roll the dice")
-        : g.rolls_left > 0
-          ? t("hold dice and roll again, or pick a category")
-          : t("pick a category");
-      text = `${round} · ${who}: ${what}`;
+      what = `: ${
+        !g.dice
+          ? t("roll the dice")
+          : g.rolls_left > 0
+            ? t("hold dice and roll again, or pick a category")
+            : t("pick a category")
+      }`;
+      text = `${round} · ${who}${what}`;
     } else if (S.table.seats[g.current].kind === "bot") {
       text = `${round} · ${t("{name} (bot) is playing", { name })}`;
     } else {
       text = `${round} · ${t("{name}'s turn", { name })}`;
     }
   }
-  el.textContent = text;
+  setHtml(el, what ? `${esc(text.slice(0, -what.length))}<span class="what">${esc(what)}</span>` : esc(text));
   el.classList.toggle("mine", controlling() !== null);
   const start = g.status === "playing" && g.round === 1 ? startText(S.table.start_rule, g.start_rolls, g.first, allNames) : "";
   $("#start-note").textContent = start;
