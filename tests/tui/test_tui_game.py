@@ -109,7 +109,9 @@ async def test_a_full_game_against_the_medium_bot(data_dir: Path) -> None:
         assert "already filled" in text_of(app, "#message")
         await pilot.press("r", "r")  # three rolls used: a fourth is refused
         before = game.to_json()
-        await pilot.click("#btn-roll")
+        await pilot.click("#btn-roll")  # the button is off: it does nothing
+        assert game.to_json() == before and app.screen.query_one("#btn-roll").disabled
+        await pilot.press("r")  # the key says why
         assert game.to_json() == before and "No rolls left" in text_of(app, "#message")
         await pilot.click("#row-choice")
         assert Category.CHOICE in game.sheet(0)

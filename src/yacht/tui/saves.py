@@ -46,9 +46,7 @@ def save_path(folder: Path) -> Path:
     return folder / "current-game.json"
 
 
-def write_save(
-    folder: Path, config: TableConfig, game: Game, *, cursor: int | None = None
-) -> None:
+def write_save(folder: Path, config: TableConfig, game: Game, *, cursor: int | None = None) -> None:
     """Save the game in progress (atomically: a crash never leaves half a file), with the
     sheet cursor's row when given."""
     folder.mkdir(parents=True, exist_ok=True)

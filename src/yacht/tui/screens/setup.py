@@ -240,6 +240,7 @@ class SetupScreen(SizeGuard):
         row = next(a for a in event.select.ancestors if isinstance(a, PlayerRow))
         name_input = row.query_one(".name", Input)
         defaults = {default_name(k, self.lang) for k in KINDS}
+        defaults |= {default_name(HUMAN, self.lang, n) for n in range(2, MAX_PLAYERS + 1)}
         if name_input.value.strip() in defaults and event.value != Select.BLANK:
             kind = str(event.value)
             others = {s.name for s in self.seats()} - {name_input.value.strip()}

@@ -99,6 +99,8 @@ class TableScreen(SizeGuard):
             for line in self.table.history():
                 self.log_line(line)
             self.log_line(self._("Game resumed: round {round}.").format(round=game.round))
+            log = self.query_one(EventLog)
+            self.call_after_refresh(log.scroll_end, animate=False)  # the newest line in view
             cursor = self.table.cursor
             mine = not self.table.bot_to_play
             if cursor is not None and mine and CATEGORIES[cursor] not in game.sheet(game.current):
@@ -136,13 +138,18 @@ class TableScreen(SizeGuard):
             top += "   " + escape(_("Target: {target}").format(target=t.config.target))
         self.put("#topbar", top)
         self.query_one(DiceTray).show(g.dice, g.held, _("HELD"))
-        status = _("playing…") if t.bot_to_play else _("your turn")
+        if not t.bot_to_play:
+            status = _("your turn")
+        else:
+            status = _("playing…") if self.bot_playing else _("waits for R")
         left = "●" * g.rolls_left + "○" * g.rolls_used
         rolls = escape(_("Rolls left: {n}").format(n=g.rolls_left))
         turn = f"[b]▶ {escape(g.current_name)}[/b] · {escape(status)}\n{rolls}  {left}"
         self.put("#turn-info", turn)
         for button in self.query(Button):
             action = getattr(button, "action_name", "")
+            if action == "roll":  # a bot waiting for R is started by it
+                button.disabled = not t.bot_to_play and (g.finished or g.rolls_left == 0)
             if action == "undo":
                 button.display = t.config.undo
             if action == "hint":

@@ -28,9 +28,22 @@ LABEL_WIDTH = 16
 
 
 def column_width(name: str, players: int) -> int:
-    """Width of a player's column: the name, clipped so six players fit in 80 columns."""
-    widest = {1: 18, 2: 18, 3: 10}.get(players, 7)
+    """Width of a player's column: the name, clipped so six players fit in 80 columns.
+
+    >>> column_width("Winner bot", 3), column_width("Winner bot", 6)
+    (12, 7)
+    """
+    widest = {1: 18, 2: 18, 3: 12, 4: 9}.get(players, 7)
     return max(6, min(len(name) + 2, widest))
+
+
+def clip(name: str, width: int) -> str:
+    """A name in ``width`` characters, an ellipsis marking a cut.
+
+    >>> clip("Winner bot", 10), clip("Winner bot", 6)
+    ('Winner bot', 'Winne…')
+    """
+    return name if len(name) <= width else name[: width - 1] + "…"
 
 
 class SheetRow(Static):
@@ -141,7 +154,7 @@ class Sheet(Vertical):
         names = []
         for p, name in enumerate(g.players):
             mark = "▶" if p == g.current and not g.finished else " "
-            names.append(mark + name[: self.widths[p] - 2])
+            names.append(mark + clip(name, self.widths[p] - 2))
         self._put("row-header", self._line("", _("Category"), names, head=True))
         own = g.sheet(g.current)
         for line in sheet_rows(g):
