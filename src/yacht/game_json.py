@@ -72,8 +72,11 @@ def game_from_json(cls: type[Game], data: Mapping[str, Any], dice: DiceSource | 
         raise ValueError(f"unsupported game format version {version!r}")
     try:
         return _replay(cls, data, dice)
-    except (ValueError, RuntimeError) as e:
-        raise ValueError(f"bad game JSON: {e}") from None
+    except RecursionError:  # a RuntimeError: say it plainly, repr of the data would recurse
+        raise ValueError("bad game JSON: nested too deeply") from None
+    except (ValueError, RuntimeError, TypeError, KeyError, AttributeError, OverflowError) as e:
+        # every field is checked above; this is the net under it (a file is never a crash)
+        raise ValueError(f"bad game JSON: {e}"[:500]) from None
 
 
 def _replay(cls: type[Game], data: Mapping[str, Any], dice: DiceSource | None) -> Game:

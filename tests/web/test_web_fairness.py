@@ -44,7 +44,8 @@ def test_a_finished_game_is_fair(
 ) -> None:
     data = finished_game(client, "human", client_seed="we agreed")
     assert data["fair"]["commitment"] == FairDice(data["dice"]["server_seed"]).commitment
-    assert data["dice"]["client_seed"] == "we agreed"
+    assert data["fair"]["rule"] == 2  # the dice key is made of the players' seeds
+    assert data["dice"]["client_seed"] == data["fair"]["key"] != "we agreed"
     status, out = verify(tmp_path, data, capsys)
     rolls = sum(e["action"] == "roll" for e in data["events"])
     assert status == 0 and out.startswith("fair:") and f"all {rolls} rolls" in out

@@ -207,8 +207,12 @@ def test_hand_to_bot_and_rematch_over_the_socket(client: TestClient) -> None:
     t.join(1, "Bob")
     with client.websocket_connect(f"/ws/tables/{t.code}") as ann:
         until(ann, "state")
-        ann.send_json(
-            {"type": "hand_to_bot", "seat": 1, "bot": "greedy", "by": 0, "token": t.tokens[0]}
+        ann.send_json(  # Ann may not: Bob is here (he just joined)
+            {"type": "hand_to_bot", "seat": 1, "by": 0, "token": t.tokens[0]}
+        )
+        assert until(ann, "error")["code"] == "illegal"
+        ann.send_json(  # Bob leaves his seat to a bot of his choice
+            {"type": "hand_to_bot", "seat": 1, "bot": "greedy", "by": 1, "token": t.tokens[1]}
         )
         seats = until(ann, "state")["table"]["seats"]
         assert seats[1]["kind"] == "bot" and seats[1]["bot"] == "greedy"

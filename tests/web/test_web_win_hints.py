@@ -15,6 +15,7 @@ from yacht.game import TurnView
 from yacht.rules import Category, rules_by_name
 from yacht.strategy.win import win_hint_for_view
 from yacht.web.app import create_app
+from yacht.web.config import Settings
 
 from .helpers import Table
 from .test_web_sockets import until
@@ -118,7 +119,8 @@ def test_a_new_table_with_opponents_prepares_the_win_tables_once_per_preset(
     monkeypatch.setattr(
         "yacht.strategy.win.prepare", lambda rules, n: calls.append((rules.name, n))
     )
-    with TestClient(create_app(f"sqlite:///{db}")) as client:
+    settings = Settings(waiting_per_client=10)  # it opens six tables at once
+    with TestClient(create_app(f"sqlite:///{db}", settings=settings)) as client:
         _open_tables(client)
     for thread in threading.enumerate():
         if thread.name.startswith("prepare-"):

@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 from typing import Any, TextIO
 
 from yacht.cli import CommandError
@@ -112,17 +111,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
+    from yacht.cli.files import read_json
     from yacht.game import Game
     from yacht.review import review
 
-    try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except OSError as e:
-        raise CommandError(f"cannot read {args.file}: {e.strerror or e}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise CommandError(f"{args.file} is not JSON: {e}") from None
+    data = read_json(args.file)
     try:
         game = Game.from_json(data)
     except ValueError as e:  # the file's fault: from_json checks every field and event

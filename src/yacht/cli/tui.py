@@ -95,6 +95,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise CommandError(
             _("no stored game with id {id} (see: yacht history)").format(id=args.id)
         ) from None
+    except RecursionError:
+        raise CommandError(f"stored game {args.id} is not a readable game") from None
+    try:
+        record.game()  # a damaged record is one line, not a traceback
+    except ValueError as e:
+        raise CommandError(f"stored game {args.id} is not a readable game: {e}") from None
     review = None
     if not args.no_review:
         from yacht.review import review as review_game

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 __all__ = ["cmd_serve", "cmd_verify", "register"]
@@ -42,6 +41,12 @@ def register(subs: Any) -> None:
     )
     p.add_argument("game", metavar="GAME.json", help="a game file (from the page or /api/games/ID)")
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.add_argument(
+        "--commitment",
+        metavar="HEX",
+        help="the commitment you saw before you gave your seed (the file's must be the same)",
+    )
+    p.add_argument("--seed", help="the seed you gave (it must be one of the game's seeds)")
     p.set_defaults(handler=cmd_verify)
 
 
@@ -92,16 +97,12 @@ def settle_code() -> None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from yacht.cli import CommandError
+    from yacht.cli.files import read_json
     from yacht.web.fairness import BadGameFileError, verify
 
+    data = read_json(args.game)
     try:
-        data = json.loads(Path(args.game).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise CommandError(f"cannot read {args.game}: {e.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise CommandError(f"{args.game} is not JSON: {e}") from None
-    try:
-        verdict = verify(data)
+        verdict = verify(data, commitment=args.commitment, seed=args.seed)
     except BadGameFileError as e:
         raise CommandError(f"{args.game}: {e}") from None
     if args.json:

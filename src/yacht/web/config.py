@@ -53,6 +53,8 @@ class Settings:
     waiting_ttl: float = 3600.0  # s a table may wait for players before it is deleted
     idle_ttl: float = 86400.0  # s a game in play may go without a move (abandoned: deleted)
     sweep_every: float = 60.0  # s between two clean-ups
+    waiting_per_client: int = 5  # tables waiting for players one client may have opened
+    waiting_total: int = 1000  # tables waiting for players on the whole server
 
     def database_url(self) -> str:
         return self.database or default_database_url()

@@ -4,6 +4,8 @@ A game file carries the SHA-256 commitment published when the table was made and
 game is over, the server seed itself. :func:`verify` checks the commitment, then plays the
 game again with :class:`~yacht.dice.FairDice` from die number 0: the start roll-off (if any)
 and every roll must come out exactly as recorded, and every scoring must score as recorded.
+Games of rule 2 (docs/web/fairness.md) also have their dice key checked against the
+commitment and the players' seeds, and the order of their fair log.
 
 >>> from yacht.dice import FairDice
 >>> from yacht.game import Game
@@ -28,6 +30,7 @@ from typing import Any
 
 from yacht.actions import Action, GameError, Roll
 from yacht.dice import FairDice
+from yacht.fields import is_int
 from yacht.game import Game
 from yacht.rules import RulesError, rules_by_name
 
@@ -133,12 +136,69 @@ def _require(data: Mapping[str, Any]) -> tuple[str, str, str]:
     return seed, client, commitment
 
 
-def verify(data: Mapping[str, Any]) -> Verdict:
-    """Re-derive every die of a finished fair game; raise BadGameFileError if it can't be read."""
+def verify(
+    data: Mapping[str, Any], *, commitment: str | None = None, seed: str | None = None
+) -> Verdict:
+    """Re-derive every die of a finished fair game; raise BadGameFileError if it can't be read.
+
+    ``commitment`` is the one a player saw before giving ``seed``: the file must carry that
+    commitment, and (rule 2) that seed among the ones its dice key is made of.
+    """
+    try:
+        return _verify(data, commitment, seed)
+    except BadGameFileError:
+        raise
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as e:
+        raise BadGameFileError(f"malformed game file: {e!r}"[:300]) from None
+    except RecursionError:
+        raise BadGameFileError("malformed game file: nested too deeply") from None
+
+
+def _rule2(fair: Mapping[str, Any], commitment: str, key: str, verdict: Verdict) -> list[str]:
+    """Check a rule-2 record: the key from the commitment and seeds, the log's order.
+    Returns the seeds."""
+    contributions = fair.get("contributions")
+    if not isinstance(contributions, list) or not all(
+        isinstance(c, Mapping) and is_int(c.get("seat")) and isinstance(c.get("seed"), str)
+        for c in contributions
+    ):
+        raise BadGameFileError("the fair record's contributions are not a list of seat and seed")
+    if len({c["seat"] for c in contributions}) != len(contributions):
+        verdict.problems.append("a seat gave more than one seed")
+    if dice_key(commitment, contributions) != key:
+        verdict.problems.append(
+            "the dice key is not the one the commitment and the players' seeds make"
+        )
+    log = fair.get("log")
+    if log is not None:
+        kinds = [e.get("event") if isinstance(e, Mapping) else None for e in log]
+        expected = ["commitment", *(["contribution"] * len(contributions)), "start"]
+        times = [e.get("at") for e in log if isinstance(e, Mapping)]
+        if kinds != expected:
+            verdict.problems.append(f"the fair log is out of order: {kinds}")
+        elif not all(isinstance(t, str) for t in times) or times != sorted(map(str, times)):
+            verdict.problems.append("the fair log's times do not go forward")
+    return [c["seed"] for c in contributions]
+
+
+def _verify(data: Mapping[str, Any], seen: str | None, mine: str | None) -> Verdict:
     seed, client, commitment = _require(data)
     verdict = Verdict(fair=True, commitment=commitment)
     if hashlib.sha256(seed.encode()).hexdigest() != commitment.lower():
         verdict.problems.append("the revealed seed does not match the published commitment")
+    if seen is not None and seen.lower() != commitment.lower():
+        verdict.problems.append(
+            "the file's commitment is not the one you saw: the server changed its seed"
+        )
+    fair = data["fair"]
+    if fair.get("rule", 1) == RULE:
+        seeds = _rule2(fair, commitment, client, verdict)
+        if mine is not None and mine not in seeds:
+            verdict.problems.append("your seed is not among the seeds the dice key is made of")
+    elif fair.get("rule", 1) != 1:
+        raise BadGameFileError(f"unknown fair dice rule {fair.get('rule')!r}")
+    elif mine is not None:
+        verdict.problems.append("the game follows rule 1: no player's seed went into its dice")
     source = FairDice(seed, client)
     try:
         rules = rules_by_name(data["rules"])
@@ -170,7 +230,9 @@ def verify(data: Mapping[str, Any]) -> Verdict:
             break
         try:
             action = Action.parse(raw["action"])
-            event = game.apply(action, player=int(raw["player"]))
+            if not is_int(raw["player"]):
+                raise TypeError(f"player {raw['player']!r} is not a seat number")
+            event = game.apply(action, player=raw["player"])
         except (KeyError, TypeError) as e:
             raise BadGameFileError(f"event {number} is malformed: {e!r}") from None
         except GameError as e:

@@ -113,8 +113,8 @@ QUOTAS: dict[str, Quota] = {
     "hint": Quota(burst=10, every=1.0),  # hints asked (REST and WebSocket together)
     "action": Quota(burst=60, every=0.1),  # REST in-game requests (roll, hold, score...)
 }
-WAITING_PER_CLIENT = 5  # tables waiting for players that one client has opened
-WAITING_TOTAL = 1000  # tables waiting for players on the whole server
+WAITING_PER_CLIENT = 5  # tables waiting for players one client may have opened (Settings)
+WAITING_TOTAL = 1000  # tables waiting for players on the whole server (Settings)
 CLIENTS = 10_000  # clients whose buckets are remembered (the least recent are forgotten)
 
 

@@ -85,7 +85,9 @@ class TableService:
         self._lock_users: Counter[str] = Counter()
         self._seen = SnapshotCache()
         self.presence = Presence(store, lambda: self.clock())
-        self.limits = ClientLimits()
+        self.limits = ClientLimits(
+            waiting_per_client=settings.waiting_per_client, waiting_total=settings.waiting_total
+        )
         self._background: set[asyncio.Task[None]] = set()
         # Called after every change with the new snapshot (the runner drives bots and clocks).
         self.on_change: Callable[[str, TableSnapshot, Game | None], None] = lambda *_: None

@@ -260,6 +260,9 @@ document.addEventListener("keydown", (event) => {
   if (/^[1-5]$/.test(event.key)) {
     toggle(Number(event.key));
     event.preventDefault();
+  } else if ((event.key === "h" || event.key === "H") && !$("#hint").hidden) {
+    askHint();
+    event.preventDefault();
   } else if (event.key === "r" || event.key === "R" || (event.key === " " && !event.target.closest("button"))) {
     roll();
     event.preventDefault();

@@ -1,0 +1,36 @@
+"""Reading the JSON files users hand to ``yacht verify`` and ``yacht review``.
+
+Whatever the file holds, the answer is a value or a :class:`~yacht.cli.CommandError` (one
+line, exit status 2): unreadable, not UTF-8, not JSON, nested too deeply, numbers that are
+not finite (``NaN``, ``Infinity``) or have thousands of digits.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from yacht.cli import CommandError
+
+__all__ = ["read_json"]
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def read_json(path: str) -> Any:
+    """The JSON value in the file at ``path``, or CommandError saying why there is none."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise CommandError(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise CommandError(f"{path} is not JSON: {e}") from None
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise CommandError(f"{path} is not a game: its JSON is nested too deeply") from None
+    except ValueError as e:  # JSONDecodeError, NaN/Infinity, too many digits
+        raise CommandError(f"{path} is not JSON: {e}") from None

@@ -1,0 +1,130 @@
+"""Findings 4, 5 and 6: per-client rate limits (429 with the error body), caps on waiting
+tables, expiry of waiting and abandoned tables, a fixed list of bot levels, and hints that
+are cached per position and computed behind a bounded queue."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from yacht.web.hints import HintDesk
+from yacht.web.limits import QUOTAS, WAITING_PER_CLIENT
+
+from ..helpers import Table
+
+
+def service(client: TestClient) -> Any:
+    return client.app.state.service  # type: ignore[attr-defined]
+
+
+def test_one_client_cannot_flood_the_lobby_with_tables(client: TestClient) -> None:
+    seats = {"seats": [{"kind": "human"}] * 6}
+    codes: list[str] = []
+    for _ in range(WAITING_PER_CLIENT):
+        r = client.post("/api/tables", json=seats)
+        assert r.status_code == 201, r.text
+        codes.append(r.json()["code"])
+    r = client.post("/api/tables", json=seats)
+    assert r.status_code == 429
+    assert r.json() == {**r.json(), "type": "error", "code": "rate_limited"}
+    assert "waiting" in r.json()["message"]
+    assert len(client.get("/api/tables", params={"limit": 100}).json()) == WAITING_PER_CLIENT
+    # a table of bots only waits for nobody: it does not count, but the rate does
+    bots = {"seats": [{"kind": "bot", "bot": "greedy"}]}
+    statuses = [client.post("/api/tables", json=bots).status_code for _ in range(20)]
+    assert statuses.count(201) == QUOTAS["create"].burst - WAITING_PER_CLIENT - 1
+    assert set(statuses) == {201, 429}
+
+
+def test_waiting_tables_and_abandoned_games_expire(client: TestClient) -> None:
+    waiting = Table.create(client, "human", "human")
+    playing = Table.create(client, "human")
+    playing.join(0, "Ann")
+    playing.ok(0, {"kind": "roll"})
+    svc = service(client)
+    portal = client.portal
+    assert portal is not None
+    svc.clock = lambda: time.time() + svc.settings.waiting_ttl + 1
+    assert portal.call(svc.expire) == [waiting.code]
+    assert client.get(f"/api/tables/{waiting.code}").status_code == 404
+    assert client.get("/api/tables").json() == []
+    svc.clock = lambda: time.time() + svc.settings.idle_ttl + 1
+    assert portal.call(svc.expire) == [playing.code]
+    assert client.get(f"/api/tables/{playing.code}").json()["code"] == "not_found"
+
+
+def test_only_the_listed_bot_levels_are_seated(client: TestClient) -> None:
+    levels = client.get("/api/bots").json()
+    assert "target:200" in levels and "medium" in levels
+    for level in ("target:201", "target:99999999", "target:-1", "nobody"):
+        r = client.post("/api/tables", json={"seats": [{"kind": "bot", "bot": level}]})
+        assert (r.status_code, r.json()["code"]) == (422, "invalid"), level
+        assert "target:200" in r.json()["message"]
+    t = Table.create(client, "human", "human")
+    t.join(0, "Ann")
+    body = {"type": "hand_to_bot", "seat": 0, "by": 0, "token": t.tokens[0], "bot": "target:7"}
+    assert t.post("hand-to-bot", body).json()["code"] == "invalid"
+
+
+def test_joins_and_rest_actions_are_rate_limited(client: TestClient) -> None:
+    t = Table.create(client, "human", "human")
+    statuses = [
+        t.post("join", {"seat": 5, "name": "Eve"}).status_code
+        for _ in range(QUOTAS["join"].burst + 1)
+    ]
+    assert statuses[:-1] == [422] * QUOTAS["join"].burst  # no seat 6: refused, but counted
+    assert statuses[-1] == 429
+    t2 = Table.create(client, "human")
+    codes: list[str] = []
+    while len(codes) < 20 * QUOTAS["action"].burst and "rate_limited" not in codes:
+        r = t2.post("rematch", {"type": "rematch", "seat": 0, "token": "x", "game": 1})
+        codes.append(r.json()["code"])
+    assert codes[-1] == "rate_limited" and r.status_code == 429
+    assert len(codes) > QUOTAS["action"].burst  # the burst went through first
+
+
+def test_hints_are_rate_limited_and_cached_per_position(client: TestClient) -> None:
+    t = Table.create(client, "human")
+    t.join(0, "Ann")
+    t.ok(0, {"kind": "roll"})
+    body = {"type": "hint", "seat": 0, "token": t.tokens[0]}
+    answers = [t.post("hint", body) for _ in range(QUOTAS["hint"].burst + 1)]
+    assert [r.status_code for r in answers] == [200] * QUOTAS["hint"].burst + [429]
+    assert answers[-1].json()["code"] == "rate_limited"
+    assert service(client).hints.computed == 1  # ten answers, one computation
+    assert len({r.text for r in answers[:-1]}) == 1
+
+
+def test_a_full_hint_desk_answers_busy_and_moves_go_on(client: TestClient) -> None:
+    gate = threading.Event()
+
+    def slow(view: Any) -> dict[str, Any]:
+        gate.wait(10)
+        return {"options": [], "exact": None}
+
+    svc = service(client)
+    svc.hints = HintDesk(slow, queue=1)
+    solo = [Table.create(client, "human") for _ in range(2)]
+    for t in solo:
+        t.join(0, "Ann")
+        t.ok(0, {"kind": "roll"})
+    portal = client.portal
+    assert portal is not None
+
+    async def ask(t: Table) -> Any:
+        from yacht.web.schemas import HintMessage
+
+        return await svc.hint(t.code, HintMessage(seat=0, token=t.tokens[0]))
+
+    first = portal.start_task_soon(ask, solo[0])
+    time.sleep(0.2)
+    r = solo[1].post("hint", {"type": "hint", "seat": 0, "token": solo[1].tokens[0]})
+    assert (r.status_code, r.json()["code"]) == (503, "busy")
+    solo[1].ok(0, {"kind": "hold", "positions": [1]})  # a move does not wait for hints
+    gate.set()
+    assert first.result(10).options == []
+    assert asyncio.iscoroutinefunction(ask)

@@ -1,0 +1,99 @@
+"""Finding 10: a client slow to send its request is dropped (408), and one client cannot hold
+more than the cap of connections at once (HTTP and WebSocket together): ``yacht serve``'s
+HTTP protocol, run here on a real socket with short timeouts."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from yacht.web import serving
+
+from ..helpers import make_app
+
+
+@pytest.fixture
+def port(tmp_path: Path) -> Iterator[int]:
+    protocol = serving.guarded_protocol(header_timeout=0.5, body_timeout=0.5, max_connections=4)
+    config = uvicorn.Config(
+        make_app(tmp_path / "yacht.sqlite3"),
+        host="127.0.0.1",
+        port=0,
+        http=protocol,
+        log_level="warning",
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield server.servers[0].sockets[0].getsockname()[1]
+    server.should_exit = True
+    thread.join(10)
+
+
+def connect(port: int) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    return s
+
+
+def read_all(s: socket.socket) -> bytes:
+    data = b""
+    while chunk := s.recv(4096):
+        data += chunk
+    return data
+
+
+def test_a_client_trickling_its_headers_is_dropped(port: int) -> None:
+    s = connect(port)
+    s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+    started = time.monotonic()
+    for _ in range(20):  # one header byte at a time, slower than the timeout allows
+        try:
+            s.sendall(b"X")
+        except OSError:
+            break
+        time.sleep(0.1)
+    answer = read_all(s)
+    assert answer.startswith(b"HTTP/1.1 408")
+    assert b'"code": "invalid"' in answer and b"headers" in answer
+    assert time.monotonic() - started < 5
+
+
+def test_a_client_trickling_its_body_is_dropped(port: int) -> None:
+    s = connect(port)
+    s.sendall(
+        b"POST /api/tables HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\n"
+        b"content-length: 100\r\n\r\n{"
+    )
+    answer = read_all(s)
+    assert answer.startswith(b"HTTP/1.1 408") and b"body" in answer
+
+
+def test_a_quick_client_is_served(port: int) -> None:
+    s = connect(port)
+    s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert read_all(s).startswith(b"HTTP/1.1 200")
+
+
+def test_one_client_holds_at_most_the_cap_of_connections(port: int) -> None:
+    held = [connect(port) for _ in range(4)]
+    time.sleep(0.1)
+    extra = connect(port)
+    answer = read_all(extra)
+    assert answer.startswith(b"HTTP/1.1 429") and b"rate_limited" in answer
+    for s in held:
+        s.close()
+    time.sleep(0.3)
+    again = connect(port)  # once they are closed, the client is welcome again
+    again.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert read_all(again).startswith(b"HTTP/1.1 200")
