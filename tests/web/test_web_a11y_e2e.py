@@ -1,6 +1,6 @@
 """Accessibility of the table page, beyond the whole-game runs: axe-core on a table waiting for
 players and on another player's turn (light and dark), and a whole turn played with the
-keyboard alone (Tab, 1-5, R, Enter)."""
+keyboard alone (Tab, 1-5, R, H, Esc, Enter)."""
 
 from __future__ import annotations
 
@@ -61,6 +61,10 @@ def test_a_whole_turn_with_the_keyboard_alone(pages: Pages, server: LiveServer) 
     expect(page.locator("#dice .die.held")).to_have_count(2)
     page.keyboard.press("r")  # R rolls again, the held dice stay
     expect(page.locator("#rolls")).to_have_text("Roll 2 of 3")
+    page.keyboard.press("h")  # H asks for a hint, Esc closes it
+    expect(page.locator("#hints li").first).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#hints")).to_be_hidden()
     # Tab on to the first box to score in, and Enter writes it.
     for _ in range(20):
         if page.evaluate("document.activeElement.classList.contains('score')"):

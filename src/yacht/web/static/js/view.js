@@ -269,7 +269,8 @@ function renderControls() {
   const seat = controlling();
   const rollButton = $("#roll");
   rollButton.disabled = seat === null || g.rolls_left === 0 || S.waiting !== null;
-  setHtml(rollButton, `<span>${esc(g.dice ? t("Roll again") : t("Roll"))}</span> <kbd>R</kbd>`);
+  const again = g.dice && seat !== null; // another player's dice are not "again" for us
+  setHtml(rollButton, `<span>${esc(again ? t("Roll again") : t("Roll"))}</span> <kbd>R</kbd>`);
   show(rollButton, seatsMine().size > 0 || g.status === "waiting");
   const rolls = $("#rolls");
   const watching = seatsMine().size === 0 && g.status === "playing";
