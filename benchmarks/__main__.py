@@ -4,6 +4,7 @@ import importlib
 
 MODULES: tuple[str, ...] = (
     "benchmarks.core",
+    "benchmarks.duel",
     "benchmarks.openspiel",
     "benchmarks.scale",
     "benchmarks.strategy",
