@@ -3,9 +3,10 @@
 :func:`evaluate` plays N solo games of a policy (episode ``i`` reset with ``seed + i``) and
 rates every decision with :func:`yacht.review.review`: the **loss** of a decision is the
 expected points it gives up against the best option of the exact hint (below
-:data:`yacht.review.TOLERANCE`, float rounding between equal options, it counts as none). The result tells the
-mean final total, its standard error and percentiles, the loss per decision and per game, and
-where the points go: each category's mean points next to optimal play's
+:data:`yacht.review.TOLERANCE`, float rounding between equal options, it counts as none).
+The result tells the mean final total, its standard error and percentiles, the loss per
+decision and per game, and where the points go: each category's mean points next to optimal
+play's
 (:func:`yacht.strategy.simulate`, 100,000 games).
 
 A policy is any ``policy(obs, info) -> action`` for the environment :func:`evaluate` builds:
