@@ -54,9 +54,9 @@ export function seedLines(table, esc, t) {
   const fair = g.fair;
   if (!fair) return "";
   const mine = (load(table.code)[g.number] || {}).seed;
-  const seeds = fair.contributions.map((c) => `<li><bdi>${esc(table.seats[c.seat]?.name || `#${c.seat + 1}`)}</bdi>: <code>${esc(c.seed)}</code></li>`);
+  const seeds = fair.contributions.map((c) => `<li><bdi>${esc(table.seats[c.seat]?.name || `#${c.seat + 1}`)}</bdi>: <code class="hash">${esc(c.seed)}</code></li>`);
   return (
-    (mine ? `<p>${esc(t("Your seed"))}: <code id="my-seed">${esc(mine)}</code></p>` : "") +
+    (mine ? `<p>${esc(t("Your seed"))}: <code class="hash" id="my-seed">${esc(mine)}</code></p>` : "") +
     (seeds.length ? `<p>${esc(t("Players' seeds"))}:</p><ul class="seeds">${seeds.join("")}</ul>` : "") +
     (fair.key ? `<p>${esc(t("Dice key"))}:</p><p><code class="hash">${esc(fair.key)}</code></p>` : "")
   );
