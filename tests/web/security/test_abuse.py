@@ -128,3 +128,21 @@ def test_a_full_hint_desk_answers_busy_and_moves_go_on(client: TestClient) -> No
     gate.set()
     assert first.result(10).options == []
     assert asyncio.iscoroutinefunction(ask)
+
+
+def test_the_server_caps_waiting_tables_in_total(db: Any) -> None:
+    from yacht.web.app import create_app
+    from yacht.web.config import Settings
+
+    from ..helpers import seed_maker
+
+    app = create_app(f"sqlite:///{db}", settings=Settings(prepare_tables=False, waiting_total=2))
+    app.state.service.settings = Settings(seeds=seed_maker())
+    with TestClient(app) as client:
+        for _ in range(2):
+            assert (
+                client.post("/api/tables", json={"seats": [{"kind": "human"}]}).status_code == 201
+            )
+        r = client.post("/api/tables", json={"seats": [{"kind": "human"}]})
+        assert (r.status_code, r.json()["code"]) == (503, "busy")
+        assert "join one of them" in r.json()["message"]

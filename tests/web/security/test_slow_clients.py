@@ -97,3 +97,27 @@ def test_one_client_holds_at_most_the_cap_of_connections(port: int) -> None:
     again = connect(port)  # once they are closed, the client is welcome again
     again.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     assert read_all(again).startswith(b"HTTP/1.1 200")
+
+
+def test_one_client_holds_at_most_the_cap_of_websockets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from starlette.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+    from yacht.web import sockets
+
+    from ..helpers import Table
+
+    monkeypatch.setattr(sockets, "MAX_CONNECTIONS", 2)
+    with TestClient(make_app(tmp_path / "ws.sqlite3")) as client:
+        t = Table.create(client, "human")
+        url = f"/ws/tables/{t.code}"
+        with client.websocket_connect(url) as a, client.websocket_connect(url) as b:
+            a.receive_json()
+            b.receive_json()
+            with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect(url):
+                pass
+            assert refused.value.code == 1008
+        with client.websocket_connect(url) as again:  # the two closed: welcome again
+            assert again.receive_json()["type"] == "state"
