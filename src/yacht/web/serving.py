@@ -6,7 +6,10 @@
   closed. An idle keep-alive connection is closed after :data:`KEEP_ALIVE` seconds.
 - One client (address) may hold :data:`MAX_CONNECTIONS` connections at once, HTTP and
   WebSocket together; one more is answered 429 and closed (a WebSocket: refused at the
-  handshake with 403).
+  handshake with 403). The addresses uvicorn trusts as proxies (``--forwarded-allow-ips``,
+  ``$FORWARDED_ALLOW_IPS``, by default 127.0.0.1) are not capped as one client: every
+  client of a reverse proxy comes from its address (cap connections in the proxy then);
+  their WebSockets are still capped per client, by the X-Forwarded-For address.
 
 These are the figures in the README's "Limits" section; :func:`serve_options` hands them
 to ``uvicorn.run``.
@@ -17,7 +20,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 from collections import Counter
+from collections.abc import Collection
 from typing import Any
 
 __all__ = [
@@ -54,6 +59,7 @@ def guarded_protocol(
     header_timeout: float = HEADER_TIMEOUT,
     body_timeout: float = BODY_TIMEOUT,
     max_connections: int = MAX_CONNECTIONS,
+    proxies: Collection[str] = (),
 ) -> type[Any]:
     """uvicorn's httptools protocol with the timeouts and the per-client cap above."""
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -65,6 +71,8 @@ def guarded_protocol(
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             self._key = self.client[0] if self.client else None
+            if self._key in proxies or "*" in proxies:
+                self._key = None  # a proxy's clients are told apart by X-Forwarded-For
             if self._key is not None:
                 OPEN[self._key] += 1
                 if OPEN[self._key] > max_connections:
@@ -137,8 +145,10 @@ def guarded_protocol(
 def serve_options() -> dict[str, Any]:
     """The uvicorn.run options that apply the limits above (plain uvicorn without httptools)."""
     options: dict[str, Any] = {"timeout_keep_alive": KEEP_ALIVE}
+    trusted = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+    proxies = {a.strip() for a in trusted.split(",")}
     try:
-        options["http"] = guarded_protocol()
+        options["http"] = guarded_protocol(proxies=proxies)
     except ImportError:  # pragma: no cover - httptools comes with uvicorn[standard]
         log.warning("httptools is missing: no header/body timeouts nor per-client cap")
     return options

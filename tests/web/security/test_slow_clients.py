@@ -18,9 +18,11 @@ from yacht.web import serving
 from ..helpers import make_app
 
 
-@pytest.fixture
-def port(tmp_path: Path) -> Iterator[int]:
-    protocol = serving.guarded_protocol(header_timeout=0.5, body_timeout=0.5, max_connections=4)
+@pytest.fixture(params=[(), ("127.0.0.1",)], ids=["direct", "behind a proxy"])
+def port(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[int]:
+    protocol = serving.guarded_protocol(
+        header_timeout=0.5, body_timeout=0.5, max_connections=4, proxies=request.param
+    )
     config = uvicorn.Config(
         make_app(tmp_path / "yacht.sqlite3"),
         host="127.0.0.1",
@@ -85,10 +87,16 @@ def test_a_quick_client_is_served(port: int) -> None:
     assert read_all(s).startswith(b"HTTP/1.1 200")
 
 
-def test_one_client_holds_at_most_the_cap_of_connections(port: int) -> None:
+def test_one_client_holds_at_most_the_cap_of_connections(
+    port: int, request: pytest.FixtureRequest
+) -> None:
     held = [connect(port) for _ in range(4)]
     time.sleep(0.1)
     extra = connect(port)
+    if "proxy" in request.node.callspec.id:  # all of a proxy's clients come from its address
+        extra.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert read_all(extra).startswith(b"HTTP/1.1 200")
+        return
     answer = read_all(extra)
     assert answer.startswith(b"HTTP/1.1 429") and b"rate_limited" in answer
     for s in held:
