@@ -52,9 +52,10 @@ def outcomes(rules: Rules) -> F64:
         stop = keep >= ROLL_KEEP
         ends += np.where(stop, now, 0.0)
         rolling = np.where(stop, 0.0, now)
-        after = np.zeros_like(now)
-        for k in np.unique(keep[~stop]):  # roll again around keep k
-            after += np.where(keep == k, rolling, 0.0).sum(axis=1)[:, None] * TRANSITION[k][None, :]
+        # P(keeping k) by state, then the rolls those keeps lead to
+        slots = np.arange(FULL)[:, None] * len(TRANSITION) + keep
+        kept = np.bincount(slots.ravel(), rolling.ravel(), FULL * len(TRANSITION))
+        after = kept.reshape(FULL, len(TRANSITION)) @ TRANSITION
         now = after
     ends += now
     category = policy.category.T  # [state, roll]
