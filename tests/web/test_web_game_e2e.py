@@ -40,9 +40,9 @@ def test_a_whole_game_to_the_results(
     texts = TEXTS[lang]
     size = str(viewport["width"])
     page = pages.open(server.url + "/", viewport, scheme=scheme, lang=lang)
+    expect(page.locator("#open")).to_be_enabled()  # the lobby's script is ready
     page.fill("#name", "Ann")
     page.select_option("#seat-count", "1")
-    expect(page.locator("#open")).to_be_enabled()
     accessible(page, "the lobby")
     shot(page, f"game-{size}-{scheme}-{lang}-1-lobby", full=True)
     page.get_by_role("button", name=texts["open"]).click()

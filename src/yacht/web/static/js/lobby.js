@@ -101,7 +101,7 @@ async function main() {
     presetOptions();
     openTables();
   });
-  $("#name").value = localStorage.getItem("yacht:name") || "";
+  if (!$("#name").value) $("#name").value = localStorage.getItem("yacht:name") || ""; // keep what was typed
   const [known, bots] = await Promise.all([api("/api/presets"), api("/api/bots")]);
   levels = bots;
   presets = known;
