@@ -78,6 +78,7 @@ def test_sound_is_off_until_turned_on(pages: Pages, server: LiveServer) -> None:
     expect(sound).to_have_attribute("aria-pressed", "true")
     page.reload()
     expect(page.get_by_role("button", name="Sound")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#turn")).to_contain_text("Your turn")
     page.keyboard.press("r")  # a roll with sound on plays without a script error
     expect(page.locator("#rolls")).to_have_text("Roll 1 of 3")
 
