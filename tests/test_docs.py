@@ -105,11 +105,15 @@ def fences(text: str) -> list[tuple[str, list[str]]]:
     return blocks
 
 
+TRANSCRIPTS = [README, DOCS / "tutorial.md"]
+"""Pages whose ``console`` blocks are each one quick command and its output, run as shown."""
+
+
 def console_blocks() -> list[tuple[list[str], list[str]]]:
-    """The ``console`` blocks of the README and the docs: the command's arguments, the lines
-    typed at ``Ann>`` prompts, and every other line as the expected output."""
+    """The ``console`` blocks of :data:`TRANSCRIPTS`: the command's arguments, the lines typed
+    at ``Ann>`` prompts, and every other line as the expected output."""
     found = []
-    for path in markdown_files():
+    for path in TRANSCRIPTS:
         for lang, lines in fences(path.read_text(encoding="utf-8")):
             if lang == "console":
                 assert lines[0].startswith("$ yacht "), f"{path.name}: {lines[0]}"
@@ -140,7 +144,7 @@ def test_the_command_examples_print_what_they_show(args: list[str], shown: list[
 
 def shown_commands() -> dict[str, set[str]]:
     """The ``yacht`` commands shown in shell blocks of the README and the docs, each with the
-    options used with it anywhere."""
+    options used with it anywhere. A command is one word, or two for a group (``duel solve``)."""
     used: dict[str, set[str]] = {}
     for path in markdown_files():
         for lang, body in fences(path.read_text(encoding="utf-8")):
@@ -151,7 +155,9 @@ def shown_commands() -> dict[str, set[str]]:
                 if line.startswith("yacht "):
                     words = line.split(" #")[0].split()
                     options = {w.split("=")[0] for w in words[1:] if w.startswith("--")}
-                    used.setdefault(words[1], set()).update(options)
+                    group = len(words) > 2 and re.fullmatch(r"[a-z]+", words[2])
+                    command = " ".join(words[1:3] if group else words[1:2])
+                    used.setdefault(command, set()).update(options)
     return used
 
 
@@ -164,7 +170,7 @@ def test_every_command_shown_in_the_docs_exists_with_its_options() -> None:
             assert command in top.stdout
             continue
         help_ = subprocess.run(
-            [str(YACHT), command, "--help"], capture_output=True, text=True, check=False
+            [str(YACHT), *command.split(), "--help"], capture_output=True, text=True, check=False
         )
         assert help_.returncode == 0, f"yacht {command}: {help_.stderr}"
         for option in sorted(options):
