@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 from textual.widgets import Select
 
+from yacht.bots import Bot
 from yacht.dice import ScriptedDice
 from yacht.game import Game, TurnView
-from yacht.strategy import Hint, hint_for_view
+from yacht.rules import Rules
+from yacht.strategy import Hint, Solution, hint_for_view
 from yacht.strategy.win import WinHint, win_hint_for_view
 from yacht.tui.app import YachtApp
 from yacht.tui.records import Records
@@ -168,3 +170,39 @@ async def test_opening_a_table_prepares_the_win_tables_in_the_background(
         await settle(pilot)
         assert isinstance(app.screen, TableScreen)
     assert calls == ([("traditional", len(seats))] if prepared else [])
+
+
+async def test_the_table_opens_at_once_and_shows_what_is_still_being_prepared(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With strategy tables that take long to build (a cold cache on a busy machine), Enter
+    on the setup opens the table at once, it plays, and the title bar shows the progress
+    until the tables are ready."""
+    import yacht.bots
+    import yacht.strategy
+
+    gate = threading.Event()
+    real_solve, real_bot = yacht.strategy.solve, yacht.bots.make_bot
+
+    def slow_solve(rules: Rules) -> Solution:
+        gate.wait(timeout=20)
+        return real_solve(rules)
+
+    def slow_bot(kind: str) -> Bot:
+        gate.wait(timeout=20)
+        return real_bot(kind)
+
+    monkeypatch.setattr(yacht.strategy, "solve", slow_solve)
+    monkeypatch.setattr(yacht.bots, "make_bot", slow_bot)
+    monkeypatch.setattr("yacht.strategy.win.prepare", lambda rules, players: None)
+    app = YachtApp(dice=ScriptedDice(faces()), data_dir=tmp_path, bot_delay=0, lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert "Preparing the tables 1/2…" in text_of(app, "#topbar")
+        await pilot.press("r")
+        assert game_of(app).rolls_used == 1  # the table plays meanwhile
+        gate.set()
+        await settle(pilot)
+        assert "Preparing" not in text_of(app, "#topbar")

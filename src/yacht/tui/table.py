@@ -82,11 +82,8 @@ class Table:
         self.config = replace(config, undo=game.undo_allowed)  # the game's house rule rules
         self.game = game
         self.folder = folder
-        from yacht.bots import make_bot  # the strategy tables load only when a game starts
-
-        self.bots: dict[int, Bot] = {
-            i: make_bot(s.kind) for i, s in enumerate(config.seats) if s.is_bot
-        }
+        self.bots: frozenset[int] = frozenset(i for i, s in enumerate(config.seats) if s.is_bot)
+        self._players: dict[int, Bot] = {}  # made on a bot's first move (numpy, tables)
         self.rng = random.Random(seed)
         self.record_id: int | None = None
         self.cursor: int | None = None  # the sheet cursor's row, saved with the game
@@ -123,8 +120,14 @@ class Table:
         return event
 
     def bot_action(self) -> Action:
-        """What the bot on turn does next (may take a moment: it reads the strategy tables)."""
-        return self.bots[self.game.current].act(self.game.view(), self.rng)
+        """What the bot on turn does next (may take a moment: it reads the strategy tables,
+        so call it off the event loop)."""
+        seat = self.game.current
+        if seat not in self._players:
+            from yacht.bots import make_bot
+
+            self._players[seat] = make_bot(self.config.seats[seat].kind)
+        return self._players[seat].act(self.game.view(), self.rng)
 
     def toggle(self, position: int) -> Hold:
         """The hold that flips die ``position`` and keeps the others as they are."""

@@ -53,6 +53,7 @@ class TableScreen(SizeGuard):
         self.bot_delay = bot_delay
         self._ = gettext_for(table.config.lang)
         self.bot_playing = False
+        self.preparing: str | None = None  # what is being prepared, while it is
         self.hint_visible = False
         self.hint_version = -1
 
@@ -107,22 +108,40 @@ class TableScreen(SizeGuard):
                 sheet.cursor = cursor
                 sheet.show()
         self.refresh_table()
-        if len(game.players) > 1 and (
+        win = len(game.players) > 1 and (
             (c.hints and c.target is None) or any(s.kind == "winner" for s in c.seats)
-        ):
-            self.prepare_win_tables()
+        )
+        self.prepare_tables(win)
         self.maybe_start_bots()
 
     @work(thread=True, group="prepare")
-    def prepare_win_tables(self) -> None:
-        """Build the tables of P(win) hints and the winner bot while the first turn is played
-        (seconds for traditional, about 30 s for clubhouse; once per machine, then on disk)."""
+    def prepare_tables(self, win: bool) -> None:
+        """Build (or load) the strategy tables while the first turn is played, the progress
+        in the title bar: the solver's values (bots, hints, about a second), and with
+        ``win`` the tables of P(win) hints and the winner bot (seconds for traditional,
+        about 30 s for clubhouse; once per machine, then on disk)."""
+        from yacht.strategy import solve
         from yacht.strategy.win import prepare
 
+        steps = 2 if win else 1
         try:
-            prepare(self.table.game.rules, len(self.table.game.players))
+            self.app.call_from_thread(self.show_preparing, 1, steps)
+            solve(self.table.game.rules)
+            if win:
+                self.app.call_from_thread(self.show_preparing, 2, steps)
+                prepare(self.table.game.rules, len(self.table.game.players))
         except Exception:  # the hint or bot that needs the table says what is wrong
-            return
+            pass
+        self.app.call_from_thread(self.show_preparing, 0, steps)
+
+    def show_preparing(self, step: int, steps: int) -> None:
+        """Step ``step`` of ``steps`` of the tables being prepared (0: ready)."""
+        self.preparing = None
+        if step:
+            self.preparing = self._("Preparing the tables {step}/{steps}…").format(
+                step=step, steps=steps
+            )
+        self.refresh_table()
 
     # --- drawing -------------------------------------------------------------------------
 
@@ -136,6 +155,8 @@ class TableScreen(SizeGuard):
         )
         if t.config.target is not None:
             top += "   " + escape(_("Target: {target}").format(target=t.config.target))
+        if self.preparing:
+            top += f"   [dim]{escape(self.preparing)}[/dim]"
         self.put("#topbar", top)
         self.query_one(DiceTray).show(g.dice, g.held, _("HELD"))
         if not t.bot_to_play:
