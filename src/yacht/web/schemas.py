@@ -15,12 +15,10 @@ Hold(positions=(1, 3))
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     AfterValidator,
-    BaseModel,
-    ConfigDict,
     Field,
     StrictBool,
     StrictInt,
@@ -31,6 +29,22 @@ from pydantic import (
 from yacht.actions import Action, Hold, Roll, Score
 from yacht.rules import Category
 from yacht.web.names import MAX_NAME, check_name
+from yacht.web.views import (
+    Catalog,
+    Contribution,
+    EventOut,
+    FairState,
+    Frame,
+    GameState,
+    GameSummary,
+    Model,
+    Preset,
+    Replay,
+    RulesInfo,
+    SeatState,
+    TableState,
+    TableSummary,
+)
 
 __all__ = [
     "ActionBody",
@@ -102,8 +116,7 @@ ErrorCode = Literal[
 ]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+_Model = Model
 
 
 # --- actions ---------------------------------------------------------------------------------
@@ -243,156 +256,6 @@ ClientMessage = Annotated[
     | PingMessage,
     Field(discriminator="type"),
 ]
-
-
-# --- state -----------------------------------------------------------------------------------
-
-
-class UpperBonusInfo(_Model):
-    threshold: int
-    points: int
-
-
-class RulesInfo(_Model):
-    name: str
-    description: str
-    categories: list[Category]
-    upper_bonus: UpperBonusInfo | None
-
-
-class SeatState(_Model):
-    seat: int
-    name: str | None = Field(description="the player's name (None while the seat is free)")
-    kind: Literal["human", "bot"]
-    bot: str | None = Field(description="the bot level of a bot seat")
-    taken: bool = Field(description="a person holds the seat, or it is a bot")
-    connected: bool = Field(description="the seat's holder has a live connection")
-
-
-class EventOut(_Model):
-    version: int = Field(description="the game version this event made (1 for the first)")
-    seat: int
-    action: str = Field(description="text form: roll, hold 1 3, score fives")
-    dice: list[int] | None = None
-    points: int | None = None
-
-
-class Contribution(_Model):
-    seat: int
-    seed: str
-    at: str = Field(description="when the server received it (ISO 8601)")
-
-
-class FairState(_Model):
-    """Fair dice rule 2 (docs/web/fairness.md): the players' seeds and the key they make."""
-
-    rule: int
-    contributions: list[Contribution] = Field(description="the seeds given for this game")
-    key: str | None = Field(description="the dice key, fixed when the game started")
-    next_commitment: str | None = Field(
-        description="SHA-256 of the next game's secret seed: give your seed for it now"
-    )
-    next_contributions: list[Contribution]
-
-
-class GameState(_Model):
-    id: int
-    number: int
-    status: Literal["waiting", "playing", "finished"]
-    version: int
-    round: int
-    rounds: int
-    current: int | None = Field(description="the seat whose turn it is")
-    phase: Literal["waiting", "roll", "decide", "finished"]
-    dice: list[int] | None
-    held: list[int] = Field(description="1-based positions of the held dice")
-    rolls_used: int
-    rolls_left: int
-    sheets: list[dict[Category, int]]
-    upper_totals: list[int]
-    bonuses: list[int]
-    totals: list[int]
-    potentials: dict[Category, int] = Field(
-        description="what the dice would score in each open category of the current player"
-    )
-    winners: list[int]
-    deadline: float | None = Field(description="Unix time the turn times out, if timed")
-    start_rolls: list[list[int]]
-    first: int | None
-    recent: list[EventOut] = Field(description="the last events, oldest first")
-    commitment: str = Field(description="SHA-256 of the secret server seed, hex")
-    server_seed: str | None = Field(description="revealed once the game is over")
-    review: dict[str, Any] | None = None
-    fair: FairState | None = Field(default=None, description="None: a game of rule 1")
-
-
-class TableState(_Model):
-    code: str
-    invite_path: str
-    rules: RulesInfo
-    hints: bool
-    turn_seconds: int | None
-    start_rule: str
-    client_seed: str
-    revision: int
-    seats: list[SeatState]
-    game: GameState
-
-
-class TableSummary(_Model):
-    code: str
-    preset: str
-    seats: list[SeatState]
-    free_seats: int
-    created_at: str
-
-
-class GameSummary(_Model):
-    id: int
-    table: str
-    number: int
-    preset: str
-    players: list[str]
-    totals: list[int]
-    winners: list[int]
-    finished_at: str | None
-
-
-class Frame(_Model):
-    """The game right after one event (``version``), for replays of finished games."""
-
-    version: int
-    event: EventOut | None
-    round: int
-    current: int | None
-    dice: list[int] | None
-    held: list[int]
-    sheets: list[dict[Category, int]]
-    totals: list[int]
-
-
-class Replay(_Model):
-    id: int
-    table: str
-    number: int
-    rules: RulesInfo
-    players: list[str]
-    winners: list[int]
-    frames: list[Frame]
-
-
-class Catalog(_Model):
-    """The web page's texts in one language: gettext catalog ``yacht_web`` as JSON."""
-
-    lang: str
-    languages: dict[str, str]
-    messages: dict[str, str] = Field(description="English text -> translated text")
-    categories: dict[Category, str]
-
-
-class Preset(_Model):
-    name: str
-    description: str
 
 
 # --- REST bodies -----------------------------------------------------------------------------
