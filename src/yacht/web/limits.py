@@ -36,6 +36,7 @@ __all__ = [
     "ClientLimits",
     "Flood",
     "KeyedBuckets",
+    "LOCAL",
     "MessageLimits",
     "Quota",
     "RateLimit",
@@ -116,6 +117,10 @@ QUOTAS: dict[str, Quota] = {
 WAITING_PER_CLIENT = 5  # tables waiting for players one client may have opened (Settings)
 WAITING_TOTAL = 1000  # tables waiting for players on the whole server (Settings)
 CLIENTS = 10_000  # clients whose buckets are remembered (the least recent are forgotten)
+LOCAL = frozenset({"127.0.0.1", "::1"})
+"""Clients on the server's own machine: its operator (load tests, health checks, a proxy that
+sets no X-Forwarded-For), to whom the per-client limits do not apply. Behind a reverse proxy,
+the proxy must send X-Forwarded-For, or every client looks local."""
 
 
 class KeyedBuckets:
@@ -154,7 +159,9 @@ class ClientLimits:
         clock: Callable[[], float] = time.monotonic,
         waiting_per_client: int = WAITING_PER_CLIENT,
         waiting_total: int = WAITING_TOTAL,
+        exempt: frozenset[str] = LOCAL,
     ) -> None:
+        self.exempt = exempt
         self.quotas = dict(quotas or QUOTAS)
         self.buckets = {k: KeyedBuckets(q, clock) for k, q in self.quotas.items()}
         self.waiting_per_client = waiting_per_client
@@ -164,7 +171,7 @@ class ClientLimits:
         """Spend one of ``client``'s ``kind`` tokens; TableError ``rate_limited`` if none."""
         from yacht.web.errors import TableError
 
-        if client is None or self.buckets[kind].take(client):
+        if client is None or client in self.exempt or self.buckets[kind].take(client):
             return
         log.warning("rate limited: %s", kind, extra={"client": client, "limit": kind})
         raise TableError("rate_limited", self.quotas[kind].describe(_WHAT[kind]))
