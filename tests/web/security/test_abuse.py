@@ -156,3 +156,24 @@ def test_the_servers_own_machine_is_not_limited(db: Any) -> None:
     with TestClient(make_app(db), client=("127.0.0.1", 50000)) as local:
         for _ in range(QUOTAS["create"].burst + WAITING_PER_CLIENT):
             assert local.post("/api/tables", json={"seats": [{"kind": "human"}]}).status_code == 201
+
+
+def test_hints_over_the_socket_share_the_clients_bucket(client: TestClient) -> None:
+    t = Table.create(client, "human")
+    t.join(0, "Ann")
+    t.ok(0, {"kind": "roll"})
+    body = {"type": "hint", "seat": 0, "token": t.tokens[0]}
+    assert t.post("hint", body).status_code == 200  # one token spent over REST
+    with client.websocket_connect(f"/ws/tables/{t.code}") as ws:
+        ws.receive_json()
+        kinds = []
+        for i in range(QUOTAS["hint"].burst):
+            ws.send_json({**body, "ref": str(i)})
+            while (msg := ws.receive_json())["type"] not in ("hint", "error"):
+                pass
+            kinds.append(msg.get("code") or msg["type"])
+        assert kinds == ["hint"] * (QUOTAS["hint"].burst - 1) + ["rate_limited"]
+        ws.send_json({"type": "ping"})
+        while (msg := ws.receive_json())["type"] == "state":
+            pass
+        assert msg["type"] == "pong"  # refused, not disconnected
