@@ -100,3 +100,37 @@ def test_each_player_has_a_panel_with_name_total_connection_and_clock(
     page.locator("button.score").first.click()
     expect(page.locator("#log li", has_text="Ann scored")).to_have_count(1)
     expect(panels.nth(0).locator(".panel-total")).to_have_text(points)
+
+
+def test_a_yacht_written_in_the_game_is_celebrated(pages: Pages, server: LiveServer) -> None:
+    """The page's own path from a new state to the banner: the next state (as the server
+    would send it after a Yacht is scored) is drawn by the page's view module."""
+    page = my_table(pages, server)
+    page.keyboard.press("r")
+    expect(page.locator("#rolls")).to_have_text("Roll 1 of 3")
+    page.evaluate(
+        """async () => {
+          const { S } = await import('/static/js/state.js');
+          const { render } = await import('/static/js/view.js');
+          const before = S.table;
+          const next = structuredClone(before);
+          const g = next.game;
+          g.version += 1;
+          const event = {seat: 0, action: 'score yacht', dice: null, points: 50};
+          g.recent.push({version: g.version, ...event});
+          g.sheets[0].yacht = 50;
+          g.totals[0] += 50;
+          g.dice = null;
+          g.held = [];
+          g.potentials = {};
+          next.revision += 1;
+          S.table = next;
+          render(before);
+        }"""
+    )
+    banner = page.locator("#celebrate")
+    expect(banner).to_contain_text("Yacht!")
+    expect(banner).to_contain_text("Ann scores 50")
+    expect(page.locator('.sheet td.filled[data-category="yacht"]')).to_have_class(
+        re.compile("just-scored")
+    )
