@@ -77,12 +77,13 @@ def _fill_mover(
         by_category: list[F64 | None] = [None] * len(CATEGORIES)
         for c in open_:
             top = high + int(table.best[c])
-            after = scored(part, mover | (1 << c), low, top)
-            # scoring s at lead d leads to d + s; ``after`` starts at lead -low
+            # [u + low, b]: scoring s at lead d leads to d + s, from lead -low
+            after = np.ascontiguousarray(scored(part, mover | (1 << c), low, top).T)
             cols = leads[None, :] + table.values[c][:, None] + low
-            worth = after[:, cols].transpose(1, 0, 2).reshape(cols.shape[0], -1)
+            worth = after[cols].reshape(cols.shape[0], -1)  # columns: lead-major, then b
             by_category[c] = cast(F64, worth)  # single precision: the turn keeps the dtype
-        win = turn_value(stop_values(table, by_category)).reshape(part.size, leads.size)
+        value = turn_value(stop_values(table, by_category))
+        win = value.reshape(leads.size, part.size).T
         np.clip(win, 0.0, 1.0, out=win)  # rounding must not leave [0, 1]
         starts = lay.offsets[a * count + part] - base
         lengths = low + lay.high[part] + 1
