@@ -58,7 +58,8 @@ class Seat:
 
 
 def test_the_hint_shows_the_chance_of_winning(pages: Pages, server: LiveServer) -> None:
-    with httpx.Client(base_url=server.url) as http:
+    # The first heads-up hint builds the endgame table (seconds; longer on a loaded machine).
+    with httpx.Client(base_url=server.url, timeout=300) as http:
         ann = Seat(http)
         for _ in range(10):  # two boxes left each: the heads-up endgame table decides
             ann.my_turn()
