@@ -63,3 +63,16 @@ def test_duel_stats_says_what_is_not_built_and_what_is_exact(
     assert same["seat1"] == same["seat2"] == 0.5 and 0 < same["tie"] < 0.05
     assert main(["duel", "stats", "--rules", "clubhouse"]) == 2
     assert "upper bonus" in capsys.readouterr().err
+
+
+def test_duel_match_reports_the_rate_beside_the_exact_value(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["duel", "match", "--bots", "optimal,optimal", "--games", "20", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "optimal vs optimal (traditional): 20 games" in out and "seat 1 wins" in out
+    assert "exact (symmetry): 50.0000%; the simulation agrees" in out
+    for bad in ("duel", "duel,nobody", "duel,optimal,winner"):
+        with pytest.raises(SystemExit):
+            main(["duel", "match", "--bots", bad])
+        assert "yacht: error: argument --bots" in capsys.readouterr().err

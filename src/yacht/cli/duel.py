@@ -36,6 +36,18 @@ def register(subs: Any) -> None:
     )
     s.set_defaults(handler=cmd_solve)
 
+    m = duel.add_parser("match", help="heads-up games through the engine, beside the exact rate")
+    m.add_argument(
+        "--bots",
+        type=_pair,
+        default=("duel:optimal", "optimal"),
+        help="two bots, seat 1 first (default: duel:optimal,optimal)",
+    )
+    m.add_argument("--games", type=_count, default=1000, help="games (default 1000)")
+    m.add_argument("--seed", type=int, default=None, help="seed for a reproducible run")
+    _rules_option(m)
+    m.set_defaults(handler=cmd_match)
+
     t = duel.add_parser("stats", help="the exact heads-up numbers from the built tables")
     _rules_option(t)
     t.add_argument("--json", action="store_true", help="print JSON")
@@ -50,6 +62,20 @@ def _count(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes (1 or more)")
     return int(text)
+
+
+def _pair(text: str) -> tuple[str, str]:
+    from yacht.bots import make_bot
+
+    names = [b.strip().lower() for b in text.split(",")]
+    if len(names) != 2:
+        raise argparse.ArgumentTypeError(f"need two comma-separated bots, got {text!r}")
+    for name in names:
+        try:
+            make_bot(name)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    return names[0], names[1]
 
 
 def _depth(text: str) -> int:
@@ -195,4 +221,62 @@ def cmd_stats(args: argparse.Namespace) -> int:
     )
     match = f"yacht match --bots winner,optimal --rotate --rules {name}"
     print(f"  winner against optimal, simulated: {match}")
+    return 0
+
+
+def exact_rate(rules: Any, bots: tuple[str, str]) -> tuple[float, str] | None:
+    """Seat 1's exact win probability for a pair of bots, and where it comes from, when a
+    built table (or symmetry) gives it."""
+    from yacht.strategy.duel.table import open_table
+
+    if bots == ("optimal", "optimal"):
+        return 0.5, "symmetry"
+    if bots == ("duel", "duel"):
+        table = open_table(rules, "minimax")
+        return None if table is None else (table.win_probability(0, 0, 0), "table (a)")
+    if bots == ("duel:optimal", "optimal"):
+        table = open_table(rules, "response-first")
+        return None if table is None else (table.win_probability(0, 0, 0), "table (b)")
+    if bots == ("optimal", "duel:optimal"):
+        table = open_table(rules, "response-second")
+        if table is None:
+            return None
+        return 1.0 - table.win_probability(0, 0, 0), "table (b)"
+    return None
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    import math
+    import random
+
+    from yacht.bots import make_bot
+    from yacht.bots.play import play_game
+    from yacht.dice import RandomDice
+
+    rules = rules_by_name(args.rules)
+    seats = [make_bot(b) for b in args.bots]
+    base = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
+    rng = random.Random(f"bots:{base}")
+    wins = 0.0
+    start = time.perf_counter()
+    for i in range(args.games):
+        dice = RandomDice(random.Random(f"dice:{base}:{i}").randrange(2**63))
+        game = play_game(seats, rules, rng=rng, dice=dice)
+        won = game.winners()
+        wins += 1.0 / len(won) if 0 in won else 0.0
+    rate = wins / args.games
+    se = math.sqrt(max(rate * (1 - rate), 1e-12) / args.games)
+    seconds = time.perf_counter() - start
+    print(
+        f"{' vs '.join(args.bots)} ({rules.name}): {args.games} games in {seconds:.1f} s; "
+        f"seat 1 wins {rate:.2%} +- {1.96 * se:.2%} (95%, ties count 1/2)"
+    )
+    exact = exact_rate(rules, args.bots)
+    if exact is None:
+        print("  exact: no table for this pair (yacht duel stats says what is built)")
+        return 0
+    p, source = exact
+    off = abs(rate - p) / se
+    verdict = "agrees" if off <= 4 else "DISAGREES"
+    print(f"  exact ({source}): {p:.4%}; the simulation {verdict} ({off:.1f} SE off)")
     return 0
