@@ -1,4 +1,5 @@
-"""Snapshots (SVG, 80x24) of the setup, table and end screens in English and Finnish.
+"""Snapshots (SVG) of the setup, table and end screens in English and Finnish: 80x24, and
+the table at 120x40 and 200x50 too.
 
 Regenerate after a deliberate change of the look with ``pytest tests/tui --snapshot-update``
 and look at the SVGs in ``tests/tui/__snapshots__`` before committing them.
@@ -32,9 +33,15 @@ def test_setup_screen(snap_compare: Compare, tmp_path: Path, lang: str) -> None:
     assert snap_compare(app, terminal_size=(80, 24))
 
 
+@pytest.mark.parametrize(
+    "size", [(80, 24), (120, 40), (200, 50)], ids=lambda s: "x".join(map(str, s))
+)
 @pytest.mark.parametrize("lang", LANGS)
-def test_table_screen_mid_turn_with_hint(snap_compare: Compare, tmp_path: Path, lang: str) -> None:
-    """Round 5: two dice held after the second roll, the hint panel open."""
+def test_table_screen_mid_turn_with_hint(
+    snap_compare: Compare, tmp_path: Path, lang: str, size: tuple[int, int]
+) -> None:
+    """Round 5: two dice held after the second roll, the hint panel open; from 110x34 the
+    dice are large and the sheet and panels take the room."""
     config = TableConfig.default(lang)
     game = plain_game(config, faces(), scorings=8)
     for action in ("roll", "hold 1 2", "roll"):
@@ -45,7 +52,7 @@ def test_table_screen_mid_turn_with_hint(snap_compare: Compare, tmp_path: Path, 
         await pilot.press("h")
         await settle(pilot)
 
-    assert snap_compare(app, terminal_size=(80, 24), run_before=open_hint)
+    assert snap_compare(app, terminal_size=size, run_before=open_hint)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -76,6 +76,10 @@ class EndScreen(SizeGuard):
         keys = _("Enter: play again · S: new setup · Q: quit")
         yield Static(escape(keys), id="keys")
 
+    def fit(self) -> None:
+        width = self.app.size.width
+        self.query_one(Sheet).fit(width // 2 - 2 if width >= 100 else 0)
+
     def on_mount(self) -> None:
         self.guard_mounted()
         for button in self.query(Button):

@@ -51,6 +51,7 @@ class SizeGuard(Screen[None]):
         """Call from ``on_mount`` (after the screen's widgets are composed)."""
         self.mount(TooSmall("", id="too-small"))
         self.check_size()
+        self.fit()
 
     @property
     def too_small(self) -> bool:
@@ -68,6 +69,10 @@ class SizeGuard(Screen[None]):
     def on_resize(self) -> None:
         if self.query("#too-small"):
             self.check_size()
+        self.fit()
+
+    def fit(self) -> None:
+        """Lay the screen out for the terminal's size (a screen that grows overrides it)."""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return action in ALLOWED or not self.too_small

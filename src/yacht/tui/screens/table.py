@@ -37,6 +37,8 @@ __all__ = ["TableScreen"]
 
 HINT_WIDTH = 36  # below this much room beside the sheet, hints open over it
 CHANCE_WIDTH = 4  # more room for a chance column: P(win) with opponents, or P(>= target)
+BIG_WIDTH, BIG_HEIGHT = 110, 34  # from this size on the dice are large
+GROW_WIDTH = 100  # from this width on the sheet grows
 
 
 class TableScreen(SizeGuard):
@@ -100,8 +102,7 @@ class TableScreen(SizeGuard):
             for line in self.table.history():
                 self.log_line(line)
             self.log_line(self._("Game resumed: round {round}.").format(round=game.round))
-            log = self.query_one(EventLog)
-            self.call_after_refresh(log.scroll_end, animate=False)  # the newest line in view
+            self.follow_log()
             cursor = self.table.cursor
             mine = not self.table.bot_to_play
             if cursor is not None and mine and CATEGORIES[cursor] not in game.sheet(game.current):
@@ -145,6 +146,23 @@ class TableScreen(SizeGuard):
 
     # --- drawing -------------------------------------------------------------------------
 
+    def fit(self) -> None:
+        """Grow with the terminal: large dice from 110x34, and the sheet takes up to half
+        the width (the hint and the log have the rest)."""
+        width, height = self.app.size
+        big = width >= BIG_WIDTH and height >= BIG_HEIGHT
+        self.set_class(big, "-big")
+        self.query_one(DiceTray).set_class(big, "-big")
+        self.query_one(Sheet).fit(width // 2 - 2 if width >= GROW_WIDTH else 0)
+        if self.is_mounted:
+            self.refresh_table()
+        self.follow_log()
+
+    def follow_log(self) -> None:
+        """Keep the newest line of the log in view once the layout settles."""
+        log = self.query_one(EventLog)
+        self.call_after_refresh(log.scroll_end, animate=False)
+
     def refresh_table(self) -> None:
         _ = self._
         t, g = self.table, self.table.game
@@ -158,7 +176,12 @@ class TableScreen(SizeGuard):
         if self.preparing:
             top += f"   [dim]{escape(self.preparing)}[/dim]"
         self.put("#topbar", top)
-        self.query_one(DiceTray).show(g.dice, g.held, _("HELD"))
+        tray = self.query_one(DiceTray)
+        if g.dice is None:  # a new turn: the last dice stay, dimmed, until the next roll
+            last = next((e.dice for e in reversed(g.events) if isinstance(e.action, Roll)), None)
+            tray.show(last, frozenset(), _("HELD"), old=last is not None)
+        else:
+            tray.show(g.dice, g.held, _("HELD"))
         if not t.bot_to_play:
             status = _("your turn")
         else:
@@ -308,6 +331,7 @@ class TableScreen(SizeGuard):
         self.query_one("#hint-panel").display = self.hint_visible
         if self.hint_visible:
             self.update_hint()
+        self.follow_log()
 
     def hint_panel(self) -> HintPanel:
         screen = self.app.screen

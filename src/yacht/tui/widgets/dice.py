@@ -25,17 +25,21 @@ _SPOTS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 
-def face_lines(face: int | None) -> list[str]:
-    """The three inner lines (7 wide) of a die showing ``face``; blank before the first roll.
+def face_lines(face: int | None, *, big: bool = False) -> list[str]:
+    """The inner lines of a die showing ``face``: three lines 7 wide, or five lines 11 wide
+    when ``big`` (a large terminal); blank before the first roll.
 
     >>> print("\\n".join(face_lines(5)))
      ●   ●
        ●
      ●   ●
+    >>> [len(line) for line in face_lines(6, big=True)]
+    [11, 11, 11, 11, 11]
     """
-    grid = [[" "] * 7 for _ in range(3)]
+    rows, step = (5, 4) if big else (3, 2)
+    grid = [[" "] * (3 + 2 * step) for _ in range(rows)]
     for row, col in _SPOTS.get(face or 0, ()):
-        grid[row][1 + 2 * col] = PIP
+        grid[row * (rows // 2)][1 + step * col] = PIP
     return ["".join(r) for r in grid]
 
 
@@ -58,6 +62,7 @@ class DieSlot(Widget):
         self.position = position
         self.face: int | None = 0  # nothing shown yet
         self.held = False
+        self.big = False
 
     def compose(self) -> ComposeResult:
         face = Face("\n".join(face_lines(None)), classes="face")
@@ -65,11 +70,12 @@ class DieSlot(Widget):
         yield face
         yield Static("", classes="hold-label")
 
-    def show(self, face: int | None, held: bool, held_text: str) -> None:
-        if (face, held) == (self.face, self.held) and self.is_mounted:
+    def show(self, face: int | None, held: bool, held_text: str, *, big: bool = False) -> None:
+        if (face, held, big) == (self.face, self.held, self.big) and self.is_mounted:
             return
-        self.face, self.held = face, held
-        self.query_one(Face).update("\n".join(face_lines(face)), layout=False)
+        self.face, self.held, self.big = face, held, big
+        self.set_class(big, "-big")
+        self.query_one(Face).update("\n".join(face_lines(face, big=big)), layout=big)
         self.query_one(".hold-label", Static).update(held_text if held else "", layout=False)
         self.set_class(held, "-held")
         self.set_class(face is None, "-blank")
@@ -86,7 +92,18 @@ class DiceTray(Horizontal):
         for position in range(1, 6):
             yield DieSlot(position)
 
-    def show(self, dice: Sequence[int] | None, held: frozenset[int], held_text: str) -> None:
+    def show(
+        self,
+        dice: Sequence[int] | None,
+        held: frozenset[int],
+        held_text: str,
+        *,
+        old: bool = False,
+    ) -> None:
+        """Show ``dice`` (None: blank); ``old`` dice are the last turn's, shown dimmed.
+        The dice are large while the tray has the class ``-big`` (a large terminal)."""
+        self.set_class(old, "-old")
+        big = self.has_class("-big")
         for slot in self.query(DieSlot):
             face = dice[slot.position - 1] if dice is not None else None
-            slot.show(face, slot.position in held and dice is not None, held_text)
+            slot.show(face, slot.position in held and dice is not None, held_text, big=big)

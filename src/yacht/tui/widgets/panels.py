@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from textual.events import Resize
 from textual.markup import escape
 from textual.widgets import RichLog, Static
 
@@ -21,7 +22,12 @@ __all__ = ["EventLog", "HintPanel", "KeyBar"]
 
 
 class EventLog(RichLog, can_focus=False):
-    """What happened, newest at the bottom; it never takes the keys from the table."""
+    """What happened, newest at the bottom (kept in view when the panel above it grows);
+    it never takes the keys from the table."""
+
+    def on_resize(self, event: Resize) -> None:
+        super().on_resize(event)
+        self.scroll_end(animate=False)
 
 
 class KeyBar(Static):

@@ -84,11 +84,38 @@ class Sheet(Vertical):
         self.show_cursor = show_cursor
         n = len(game.players)
         self.widths = [column_width(name, n) for name in game.players]
+        self.label_width = LABEL_WIDTH
+
+    @property
+    def row_width(self) -> int:
+        return KEY_WIDTH + self.label_width + sum(self.widths)
 
     def _row(self, category: Category | None, kind: str, row_id: str) -> SheetRow:
         row = SheetRow(category, classes=kind, row_id=row_id)
-        row.styles.width = KEY_WIDTH + LABEL_WIDTH + sum(self.widths)
+        row.styles.width = self.row_width
         return row
+
+    def fit(self, room: int) -> None:
+        """Use up to ``room`` columns: wider labels and whole names on a large terminal,
+        the 80-column widths otherwise."""
+        n = len(self.game.players)
+        widths = [column_width(name, n) for name in self.game.players]
+        label = LABEL_WIDTH
+        spare = room - (KEY_WIDTH + label + sum(widths))
+        if spare > 0:
+            label += min(4, spare)
+            spare -= label - LABEL_WIDTH
+            for p, name in enumerate(self.game.players):
+                wanted = min(max(len(name) + 4, 10), 24) - widths[p]
+                grow = max(0, min(wanted, spare // max(1, n - p)))
+                widths[p] += grow
+                spare -= grow
+        if (widths, label) == (self.widths, self.label_width):
+            return
+        self.widths, self.label_width = widths, label
+        for row in self.query(SheetRow):
+            row.styles.width = self.row_width
+        self.show()
 
     def compose(self) -> ComposeResult:
         yield self._row(None, "header", "row-header")
@@ -131,7 +158,8 @@ class Sheet(Vertical):
         """Markup of one row. A cell in parentheses (a potential score) is in italics; the
         column of the player on turn is tinted."""
         g = self.game
-        parts = [escape(key.ljust(KEY_WIDTH)), escape(label[:LABEL_WIDTH].ljust(LABEL_WIDTH))]
+        width = self.label_width
+        parts = [escape(key.ljust(KEY_WIDTH)), escape(label[:width].ljust(width))]
         for p, text in enumerate(cells):
             padded = escape(text.rjust(self.widths[p] - 1) + " ")
             style = "i $text-muted" if text.startswith("(") else ""
