@@ -93,6 +93,10 @@ def test_table_reads_decided_and_finished_positions(built: Path, tmp_path: Path)
         table.win_probability(three, three, 0)
     with pytest.raises(ValueError, match="no turn"):
         table.win_probability(FULL, ones, 0)  # the player with a category open moves
+    with pytest.raises(ValueError, match="no such positions"):  # the mover has used more
+        table.values([used_except(Category.ONES)], [FULL & ~3], [0])
+    with pytest.raises(ValueError, match="no such positions"):  # below the layers built
+        table.values([three], [three], [0])
     assert read_table(TRADITIONAL, "minimax", built, lowest=18) is None  # not built that far
     assert read_table(TRADITIONAL, "minimax", tmp_path) is None
 

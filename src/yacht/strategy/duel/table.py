@@ -85,7 +85,9 @@ class DuelTable:
             raise ValueError("positions of one layer only")
         if n == LAYERS:
             return out
-        lay = self.lay[n]
+        lay = self.lay.get(n)
+        if lay is None or not bool(np.all(POPCOUNT[m] == lay.mine)):
+            raise ValueError(f"layer {n} of the {self.kind} table has no such positions")
         low, high = lay.low[RANK[m]], lay.high[RANK[o]]
         inside = (d >= -low) & (d <= high)
         start = lay.offsets[RANK[m] * lay.others.size + RANK[o]]
