@@ -140,3 +140,21 @@ def test_bad_requests_are_refused_before_anything_is_written(tmp_path: Path) -> 
     with pytest.raises(ValueError, match="lowest layer"):
         build_layers(TRADITIONAL, MINIMAX, lowest=24, folder=tmp_path / "l")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("preset", ["all-dice-four", "knizia"])
+def test_every_preset_without_a_bonus_matches_its_endgame(preset: str, tmp_path: Path) -> None:
+    rules = rules_by_name(preset)
+    table = read_table(
+        rules, "minimax", build_layers(rules, MINIMAX, lowest=22, folder=tmp_path), 22
+    )
+    assert table is not None
+    exact = build_endgame(rules, 1, double=True)
+    for mover in (used_except(Category.YACHT), used_except(Category.FOUR_OF_A_KIND)):
+        for other in (FULL, used_except(Category.CHOICE)):
+            if not table.covers(mover, other):
+                continue
+            for lead in range(-60, 61, 7):
+                want = exact.win_probability(mover, other, lead)
+                got = table.win_probability(mover, other, lead)
+                assert got == pytest.approx(want, abs=error_bound(22))
