@@ -93,11 +93,14 @@ class Verdict:
     dice: int = 0
     commitment: str = ""
     problems: list[str] = field(default_factory=list)
+    seeds: int | None = None  # rule 2: how many players' seeds the dice key is made of
 
     def summary(self) -> str:
         if self.fair:
+            plural = "" if self.seeds == 1 else "s"
+            key = "" if self.seeds is None else f", its key of {self.seeds} player seed{plural},"
             return (
-                f"fair: the seed matches its commitment {self.commitment[:16]}... and "
+                f"fair: the seed matches its commitment {self.commitment[:16]}...{key} and "
                 f"re-derives all {self.rolls} rolls ({self.dice} dice)"
             )
         return "NOT fair: " + "; ".join(self.problems)
@@ -109,6 +112,7 @@ class Verdict:
             "dice": self.dice,
             "commitment": self.commitment,
             "problems": list(self.problems),
+            "seeds": self.seeds,
         }
 
 
@@ -193,6 +197,7 @@ def _verify(data: Mapping[str, Any], seen: str | None, mine: str | None) -> Verd
     fair = data["fair"]
     if fair.get("rule", 1) == RULE:
         seeds = _rule2(fair, commitment, client, verdict)
+        verdict.seeds = len(seeds)
         if mine is not None and mine not in seeds:
             verdict.problems.append("your seed is not among the seeds the dice key is made of")
     elif fair.get("rule", 1) != 1:
