@@ -7,6 +7,7 @@ decided on the current version, is it your turn, and finally do the rules allow 
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 from yacht.actions import Action, GameError
@@ -162,13 +163,8 @@ class GameService(TableService):
                     f"only seat {msg.seat + 1}'s player picks its bot level; an away player's "
                     f"seat goes to the {AWAY_BOT!r} bot",
                 )
-            if held and not own and away < GRACE and not self._timed_out(snap, game, msg.seat):
-                raise TableError(
-                    "illegal",
-                    f"seat {msg.seat + 1} belongs to {row.name}, who was here "
-                    f"{away:.0f} s ago: another player may hand it to a bot after "
-                    f"{GRACE:.0f} s away, or once its turn clock runs out",
-                )
+            if held and not own:
+                self._check_away(snap, game, msg.seat, row.name, away)
             change = Change(engine=game)
             change.seats[msg.seat] = {  # the token stays: its holder may take the seat back
                 "kind": "bot",
@@ -181,6 +177,29 @@ class GameService(TableService):
         state = await self.change(code, decide)
         self.presence.drop(code.upper(), msg.seat)
         return state
+
+    def _check_away(
+        self, snap: TableSnapshot, game: Game | None, seat: int, name: str | None, away: float
+    ) -> None:
+        """Refuse handing another player's seat unless the game has waited on it for
+        :data:`GRACE` seconds with no sign of its holder, or its turn clock ran out."""
+        if game is None or game.finished or game.current != seat:
+            raise TableError(
+                "illegal",
+                f"seat {seat + 1} belongs to {name}: another player may hand it to a bot only "
+                "when the game waits on it",
+            )
+        moved = snap.game.updated_at  # the last move: the game has waited on them since
+        if moved.tzinfo is None:  # SQLite hands back naive UTC times
+            moved = moved.replace(tzinfo=UTC)
+        waited = min(away, self.clock() - moved.timestamp())
+        if waited < GRACE and not self._timed_out(snap, game, seat):
+            raise TableError(
+                "illegal",
+                f"seat {seat + 1} belongs to {name}, and the game has waited on them for "
+                f"{waited:.0f} s: another player may hand it to a bot after {GRACE:.0f} s with "
+                "no sign of them, or once its turn clock runs out",
+            )
 
     def _timed_out(self, snap: TableSnapshot, game: Game | None, seat: int) -> bool:
         deadline = snap.game.deadline

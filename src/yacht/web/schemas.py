@@ -198,8 +198,9 @@ class HintMessage(_Model):
 
 class HandToBotMessage(_Model):
     """Hand ``seat`` to a bot. Your own seat: at the level you pick, and your token takes it
-    back at any time (``take_back``). Another player's seat: only once its holder has been
-    away for the grace period (60 s) or its turn clock ran out, and at the default level."""
+    back at any time (``take_back``). Another player's seat: only when the game waits on it
+    (its turn) and has for 60 s with no sign of its holder, or its turn clock ran out; at the
+    default level."""
 
     type: Literal["hand_to_bot"] = "hand_to_bot"
     seat: SeatIndex

@@ -1,8 +1,9 @@
 """Who is at a table: live connections per seat, and when each seat's holder was last seen.
 
-A seat stays with the person who took it. Another player may hand it to a bot only once its
-holder has been away for :data:`GRACE` seconds (no live connection, no request with the
-seat's token) or its turn clock has run out; the holder's token takes it back at any time.
+A seat stays with the person who took it. Another player may hand it to a bot only when the
+game waits on it (its turn) and has for :data:`GRACE` seconds with no sign of its holder (no
+live connection, no request with the seat's token), or its turn clock has run out; the
+holder's token takes it back at any time.
 "Last seen" is kept in the database (``seats.seen_at``), so every server process agrees:
 joining, connecting, leaving and acting refresh it, and a process refreshes the seats it
 holds live connections for every :data:`REFRESH` seconds.
