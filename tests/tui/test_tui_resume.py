@@ -126,14 +126,21 @@ async def test_starting_over_a_saved_game_asks_first(
         await pilot.press("escape")
         assert isinstance(app.screen, SetupScreen)
         assert save_path(data_dir).read_text() == saved
-        await pilot.press("enter", "enter")  # the first answer: resume
+        await pilot.pause(0.25)  # a button ignores presses during its 0.2 s press effect
+        await pilot.press("enter")
         await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("enter")  # the first answer: resume
+        await settle(pilot)
         assert isinstance(app.screen, TableScreen)
         assert game_of(app).to_json() == game.to_json()
     app = YachtApp(data_dir=data_dir, bot_delay=0, lang=lang)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("enter", new_key)
+        await pilot.press("enter")
         await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press(new_key)
+        await settle(pilot)
         assert isinstance(app.screen, TableScreen)
         assert game_of(app).version == 0
         assert json.loads(save_path(data_dir).read_text())["game"]["events"] == []

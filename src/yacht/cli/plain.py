@@ -53,6 +53,9 @@ def register(subs: Any) -> None:
     p.add_argument("--lang", default=None, help=_("language: en, fi, bg or nb"))
     p.add_argument("--resume", action="store_true", help=_("continue the saved game"))
     p.add_argument("--bot-delay", type=float, default=0.6, help=_("seconds between bot actions"))
+    p.add_argument(
+        "--no-animation", action="store_true", help=_("no rolling dice (also with NO_COLOR)")
+    )
     p.set_defaults(handler=cmd_play)
 
 

@@ -156,9 +156,19 @@ def play_full_screen(args: argparse.Namespace) -> int:
         raise CommandError(f"--bot-delay must be 0 to 10 seconds, got {delay}")
     _need_terminal()
     from yacht.tui.app import YachtApp
+    from yacht.tui.motion import animation_wanted
 
     asked = language_code(args.lang) if args.lang else None  # wins over a saved game's
-    YachtApp(config, dice=dice, data_dir=folder, bot_delay=delay, resume=resume, lang=asked).run()
+    motion = animation_wanted(asked_off=bool(getattr(args, "no_animation", False)))
+    YachtApp(
+        config,
+        dice=dice,
+        data_dir=folder,
+        bot_delay=delay,
+        resume=resume,
+        lang=asked,
+        motion=motion,
+    ).run()
     if save_path(folder).exists():
         print(_("Game saved. Continue it with: yacht play --resume"))
     return 0

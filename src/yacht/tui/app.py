@@ -43,8 +43,10 @@ class YachtApp(App[None]):
         bot_delay: float = 0.6,
         resume: bool = False,
         lang: str | None = None,
+        motion: bool = False,
     ) -> None:
         super().__init__()
+        self.motion = motion  # the roll animation (``yacht play`` turns it on)
         self.data_dir = data_dir if data_dir is not None else default_data_dir()
         self.config = config or TableConfig.default(lang or detect_language())
         self.dice = dice
@@ -92,7 +94,7 @@ class YachtApp(App[None]):
     def _open(self, table: Table) -> None:
         self.table = table
         self.config = table.config
-        screen = TableScreen(table, bot_delay=self.bot_delay)
+        screen = TableScreen(table, bot_delay=self.bot_delay, motion=self.motion)
         if len(self.screen_stack) > 1:
             self.switch_screen(screen)
         else:

@@ -13,14 +13,16 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.events import Key
 from textual.markup import escape
 from textual.widgets import Button, Static
 from textual.worker import get_current_worker
 
 from yacht.actions import Action, GameError, Hold, Roll, Score, Undo
-from yacht.game import TurnView
+from yacht.game import Event, TurnView
 from yacht.rules import CATEGORIES, Category
 from yacht.tui.keys import bindings
+from yacht.tui.motion import RollAnimation, moment_text
 from yacht.tui.screens.dialogs import ConfirmScreen, HelpScreen, HintScreen
 from yacht.tui.screens.size import SizeGuard
 from yacht.tui.table import Table
@@ -39,6 +41,7 @@ HINT_WIDTH = 36  # below this much room beside the sheet, hints open over it
 CHANCE_WIDTH = 4  # more room for a chance column: P(win) with opponents, or P(>= target)
 BIG_WIDTH, BIG_HEIGHT = 110, 34  # from this size on the dice are large
 GROW_WIDTH = 100  # from this width on the sheet grows
+MOMENT_SECONDS = 2.5  # how long a Yacht or a big score is cheered
 
 
 class TableScreen(SizeGuard):
@@ -48,8 +51,9 @@ class TableScreen(SizeGuard):
         Binding("escape", "close_hint", "Close the hint panel", show=False),
     ]
 
-    def __init__(self, table: Table, *, bot_delay: float = 0.6) -> None:
+    def __init__(self, table: Table, *, bot_delay: float = 0.6, motion: bool = False) -> None:
         super().__init__()
+        self.motion = motion
         self.table = table
         self.lang = table.config.lang
         self.bot_delay = bot_delay
@@ -65,7 +69,9 @@ class TableScreen(SizeGuard):
         _ = self._
         yield Static(id="topbar")
         with Horizontal(id="upper"):
-            yield DiceTray(id="dice")
+            tray = DiceTray(id="dice")
+            self.rolling = RollAnimation(tray, _("HELD"), enabled=self.motion)
+            yield tray
             with Vertical(id="turn"):
                 yield Static(id="turn-info")
                 with Horizontal(classes="buttons"):
@@ -78,6 +84,7 @@ class TableScreen(SizeGuard):
         with Horizontal(id="lower"):
             yield Sheet(self.table.game, self.table.config.lang, id="sheet")
             with Vertical(id="side"):
+                yield Static(id="moment")
                 yield Static(id="message")
                 panel = HintPanel(id="hint-panel")
                 panel.border_title = _("Hint: best options")
@@ -95,6 +102,7 @@ class TableScreen(SizeGuard):
     def on_mount(self) -> None:
         self.guard_mounted()
         self.query_one("#hint-panel").display = False
+        self.query_one("#moment").display = False
         sheet = self.query_one(Sheet)
         sheet.reset_cursor()
         game, c = self.table.game, self.table.config
@@ -177,7 +185,9 @@ class TableScreen(SizeGuard):
             top += f"   [dim]{escape(self.preparing)}[/dim]"
         self.put("#topbar", top)
         tray = self.query_one(DiceTray)
-        if g.dice is None:  # a new turn: the last dice stay, dimmed, until the next roll
+        if self.rolling.running:
+            pass  # the tumbling dice show the real ones when they stop
+        elif g.dice is None:  # a new turn: the last dice stay, dimmed, until the next roll
             last = next((e.dice for e in reversed(g.events) if isinstance(e.action, Roll)), None)
             tray.show(last, frozenset(), _("HELD"), old=last is not None)
         else:
@@ -245,8 +255,32 @@ class TableScreen(SizeGuard):
         self.say("")
         if not isinstance(action, Hold):  # the dice show a person's holds; the log keeps the rest
             self.log_line(self.table.describe(event))
+        self.show_motion(event)
         self.after(event.points is not None or isinstance(action, Undo))
         return True
+
+    def show_motion(self, event: Event) -> None:
+        """A roll tumbles the rolled dice; a Yacht or a big score gets its moment."""
+        g = self.table.game
+        if isinstance(event.action, Roll) and event.dice is not None:
+            self.rolling.start(event.dice, g.held, self.refresh_table)
+        cheer = moment_text(event, g.players, self.table.config.lang)
+        if cheer is not None:
+            self.put("#moment", f" ★ {escape(cheer)} ★ ", layout=True)
+            self.query_one("#moment").display = True
+            self.query_one(DiceTray).add_class("-moment")
+            self.set_timer(MOMENT_SECONDS, self.end_moment)
+
+    def end_moment(self) -> None:
+        self.query_one("#moment").display = False
+        self.query_one(DiceTray).remove_class("-moment")
+
+    def on_key(self, event: Key) -> None:
+        """Any key skips the roll animation (and does only that)."""
+        if self.rolling.running:
+            event.stop()
+            event.prevent_default()
+            self.rolling.stop()
 
     def after(self, turn_changed: bool) -> None:
         if turn_changed:
@@ -438,6 +472,7 @@ class TableScreen(SizeGuard):
                 action = await asyncio.to_thread(t.bot_action)
                 event = t.apply(action)
                 self.log_line(t.describe(event))
+                self.show_motion(event)
                 if event.points is not None:
                     self.query_one(Sheet).reset_cursor()
                 self.refresh_table()
