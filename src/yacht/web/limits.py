@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BURST",
+    "LOCAL",
     "MAX_BODY",
     "MAX_FRAME",
     "MAX_MESSAGE",
@@ -36,7 +37,6 @@ __all__ = [
     "ClientLimits",
     "Flood",
     "KeyedBuckets",
-    "LOCAL",
     "MessageLimits",
     "Quota",
     "RateLimit",
