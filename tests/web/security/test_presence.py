@@ -4,35 +4,37 @@ seats a process holds live connections for, so another process does not think th
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
+
+from starlette.testclient import TestClient
 
 from yacht.web import seats
-from yacht.web.schemas import CreateTable, JoinSeat, SeatSpec
 from yacht.web.store import Store
 
-from ..helpers import make_app
+from ..helpers import Table
 
 
-async def test_live_seats_are_noted_as_seen_for_every_process(tmp_path: Path) -> None:
-    app = make_app(tmp_path / "p.sqlite3")
-    store: Store = app.state.service.store
-    service = app.state.service
-
-    state = await service.create(CreateTable(seats=[SeatSpec(), SeatSpec()]))
-    code = state["code"]
-    await service.join(code, JoinSeat(seat=0, name="Ann"))
-    await service.presence.settle()
-    joined = store.seen(code)[0]
+def test_live_seats_are_noted_as_seen_for_every_process(client: TestClient) -> None:
+    # Runs on the test client's own event loop (a thread), not the test's: pages driven by
+    # Playwright's sync API hold the main thread's loop for the rest of the session.
+    service = client.app.state.service  # type: ignore[attr-defined]
+    store: Store = service.store
+    portal = client.portal
+    assert portal is not None
+    t = Table.create(client, "human", "human")
+    t.join(0, "Ann")
+    portal.call(service.presence.settle)
+    joined = store.seen(t.code)[0]
     assert joined is not None
     clock = [joined.timestamp() + 1000]  # much later, Ann still connected here
     service.clock = lambda: clock[0]
-    service.presence.arrive(code, [0])
-    await service.presence.settle()
-    noted = store.seen(code)[0]
-    assert noted is not None and noted > joined
-    assert noted == datetime.fromtimestamp(clock[0], UTC)
+
+    async def arrive() -> None:
+        service.presence.arrive(t.code, [0])
+        await service.presence.settle()
+
+    portal.call(arrive)
+    noted = store.seen(t.code)[0]
+    assert noted == datetime.fromtimestamp(clock[0], UTC) and noted > joined
     other = seats.Presence(store, lambda: clock[0] + 30)  # another process: no live socket
-    assert await other.away_for(code, 0) == 30
-    assert await other.away_for(code, 1) == float("inf")  # nobody ever held seat 2
-    service.hints.close()
-    store.close()
+    assert portal.call(other.away_for, t.code, 0) == 30
+    assert portal.call(other.away_for, t.code, 1) == float("inf")  # nobody ever held seat 2
