@@ -87,6 +87,7 @@ async def test_options_reach_the_table(tmp_path: Path) -> None:
         screen.query_one("#hints", Checkbox).value = False
         screen.query_one("#undo", Checkbox).value = True
         screen.query_one("#target", Input).value = "200"
+        await pilot.pause()  # the preset's description changes, and the layout with it
         await pilot.click("#start")
         assert isinstance(app.screen, TableScreen) and app.table is not None
         config = app.table.config

@@ -10,13 +10,15 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Key
 from textual.markup import escape
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
+from yacht.rules import Rules
 from yacht.tui.keys import TABLE_KEYS, bindings
+from yacht.tui.rules_text import rules_lines
 from yacht.tui.text import N_, gettext_for
 from yacht.tui.widgets.panels import HintPanel
 
@@ -155,26 +157,31 @@ def help_text(lang: str) -> str:
 
 
 class HelpScreen(ModalScreen[None]):
-    """Every key (``?``); any of Esc, ?, Q or Enter closes it."""
+    """Every key and the rules of the game's preset (``?``), scrolled with the arrows;
+    any of Esc, ?, Q or Enter closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,q,Q,shift+q,enter", "close", "Close", show=False)
     ]
 
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, rules: Rules | None = None) -> None:
         super().__init__()
         self.lang = lang
+        self.rules = rules
 
     def compose(self) -> ComposeResult:
         _ = gettext_for(self.lang)
-        with Vertical(id="help", classes="dialog"):
+        with VerticalScroll(id="help", classes="dialog"):
             title = _("Keys")
             yield Static(f"[b]{escape(title)}[/b]", classes="title")
             yield Static(help_text(self.lang), id="help-keys")
+            if self.rules is not None:
+                yield Static("\n".join(["", *rules_lines(self.rules, self.lang)]), id="help-rules")
             yield Button(_("Close"), id="close", compact=True)
 
     def on_mount(self) -> None:
         self.query_one(Button).can_focus = False
+        self.query_one("#help").focus()  # the arrows, Page Up/Down, Home and End scroll it
 
     def action_close(self) -> None:
         self.dismiss(None)

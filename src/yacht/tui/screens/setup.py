@@ -15,6 +15,7 @@ from textual.widgets import Button, Checkbox, Input, Select, Static
 from yacht.game import MAX_PLAYERS
 from yacht.i18n import LANGUAGES
 from yacht.rules import preset_names
+from yacht.tui.rules_text import preset_about, preset_label
 from yacht.tui.screens.dialogs import ChoiceScreen
 from yacht.tui.screens.size import SizeGuard
 from yacht.tui.seats import BOT_KINDS, HUMAN, Seat, TableConfig, default_name, kind_label
@@ -90,11 +91,12 @@ class SetupScreen(SizeGuard):
             yield Button(_("+ Add player"), id="add", compact=True)
             with Horizontal(classes="options"):
                 yield Static(escape(_("Preset")), classes="option-label")
-                presets = [(name, name) for name in preset_names()]
+                presets = [(preset_label(name, self.lang), name) for name in preset_names()]
                 yield Select(presets, value=c.preset, allow_blank=False, compact=True, id="preset")
                 yield Static(escape(_("Language")), classes="option-label")
                 langs = [(label, code) for code, label in LANGUAGES.items()]
                 yield Select(langs, value=c.lang, allow_blank=False, compact=True, id="lang")
+            yield Static(escape(preset_about(c.preset, self.lang)), id="preset-about")
             with Horizontal(classes="options"):
                 yield Tick(_("Hints"), c.hints, id="hints")
                 yield Tick(_("Undo (house rule)"), c.undo, id="undo")
@@ -247,6 +249,12 @@ class SetupScreen(SizeGuard):
             name = default_name(kind, self.lang)
             if name not in others:
                 name_input.value = name
+
+    @on(Select.Changed, "#preset")
+    def preset_changed(self, event: Select.Changed) -> None:
+        if event.value != Select.BLANK:
+            about = preset_about(str(event.value), self.lang)
+            self.query_one("#preset-about", Static).update(escape(about))
 
     @on(Select.Changed, "#lang")
     def language_changed(self, event: Select.Changed) -> None:

@@ -23,6 +23,7 @@ from yacht.game import Event, TurnView
 from yacht.rules import CATEGORIES, Category
 from yacht.tui.keys import bindings
 from yacht.tui.motion import RollAnimation, moment_text
+from yacht.tui.rules_text import preset_label
 from yacht.tui.screens.dialogs import ConfirmScreen, HelpScreen, HintScreen
 from yacht.tui.screens.size import SizeGuard
 from yacht.tui.table import Table
@@ -176,8 +177,9 @@ class TableScreen(SizeGuard):
         t, g = self.table, self.table.game
         preset = t.config.preset
         label = _("Preset")
-        top = f" [b]YACHT[/b]   {escape(label)}: {escape(preset)}   " + escape(
-            _("Round {round} of {rounds}").format(round=g.round, rounds=12)
+        top = (
+            f" [b]YACHT[/b]   {escape(label)}: {escape(preset_label(preset, t.config.lang))}   "
+            + escape(_("Round {round} of {rounds}").format(round=g.round, rounds=12))
         )
         if t.config.target is not None:
             top += "   " + escape(_("Target: {target}").format(target=t.config.target))
@@ -378,7 +380,7 @@ class TableScreen(SizeGuard):
             self.action_hint()
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.table.config.lang))
+        self.app.push_screen(HelpScreen(self.table.config.lang, self.table.game.rules))
 
     def action_quit(self) -> None:
         if not self.table.game.finished:
