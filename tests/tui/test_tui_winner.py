@@ -206,3 +206,50 @@ async def test_the_table_opens_at_once_and_shows_what_is_still_being_prepared(
         gate.set()
         await settle(pilot)
         assert "Preparing" not in text_of(app, "#topbar")
+
+
+async def test_following_every_hint_against_an_opponent_ends_at_full_accuracy(
+    tmp_path: Path,
+) -> None:
+    """Two people take the hint's top option at every decision (the last one read from the
+    hint panel and played by key): the end screen rates both 100%, by the chance to win."""
+    from yacht.actions import Score, hold_for_keep
+    from yacht.review import coach_hint
+    from yacht.tui.reviews import option_text
+    from yacht.tui.widgets.sheet import CATEGORY_KEYS
+
+    config = TableConfig((Seat("Ann"), Seat("Bob")))
+    game = Game(config.names, config.preset, ScriptedDice(faces(11)))
+    while sum(len(s) for s in game.sheets) < 23 or game.dice is None:
+        view = game.view()
+        if view.dice is None:
+            game.apply("roll")
+            continue
+        best = coach_hint(view).best
+        if best.category is not None:
+            game.apply(Score(best.category))
+        else:
+            game.apply(hold_for_keep(view.dice, best.keep or ()))
+            game.apply("roll")
+    app = saved_app(tmp_path, config, game)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("h")
+        await settle(pilot)
+        best = coach_hint(game_of(app).view()).best
+        assert option_text(best, "en") in _hint_lines(app)[1]  # the panel's top option
+        while best.category is None:  # a keep: hold it and roll, as the hint says
+            view = game_of(app).view()
+            assert view.dice is not None
+            wanted = set(hold_for_keep(view.dice, best.keep or ()).positions)
+            for p in sorted(wanted ^ view.held):  # each key flips one die
+                await pilot.press(str(p))
+            await pilot.press("r")
+            best = coach_hint(game_of(app).view()).best
+        await pilot.press(CATEGORY_KEYS[best.category])
+        if not isinstance(app.screen, EndScreen):
+            await pilot.press("y")  # a zero asks first
+        await settle(pilot)
+        assert isinstance(app.screen, EndScreen)
+        review = text_of(app, "#review")
+        assert "by the chance to finish first" in review
+        assert "Ann: accuracy 100%" in review and "Bob: accuracy 100%" in review
