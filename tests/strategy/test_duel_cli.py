@@ -4,22 +4,31 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
 from yacht.cli import main
+from yacht.strategy.cache import ENV_VAR
+
+
+@pytest.fixture
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A cache of its own: other tests' tables must not be found built already."""
+    monkeypatch.setenv(ENV_VAR, str(tmp_path))
+    return str(tmp_path)
 
 
 def test_duel_solve_builds_the_endgame_layers_and_reports_them(
-    cache_dir: str, capsys: pytest.CaptureFixture[str]
+    own_cache: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["duel", "solve", "--rules", "traditional", "--depth", "1"]) == 0
     out, err = capsys.readouterr()
     assert "traditional: minimax table, layers 22-23: 7,581 win probabilities" in out
     assert "layer 22" in err and "values/s" in err and "elapsed" in err
-    folder = [p for p in os.listdir(cache_dir) if p.startswith("duel-minimax-")]
+    folder = [p for p in os.listdir(own_cache) if p.startswith("duel-minimax-")]
     assert len(folder) == 1
-    files = set(os.listdir(os.path.join(cache_dir, folder[0])))
+    files = set(os.listdir(os.path.join(own_cache, folder[0])))
     assert {"layer-22.u16", "layer-23.u16", "manifest.json"} <= files
     # a second run finds the layers built and only reports them
     assert main(["duel", "solve", "--depth", "1"]) == 0
@@ -27,8 +36,8 @@ def test_duel_solve_builds_the_endgame_layers_and_reports_them(
     assert "7,581 win probabilities" in again and "layer" not in err
 
 
-def test_duel_solve_refuses_bad_input(capsys: pytest.CaptureFixture[str], cache_dir: str) -> None:
-    before = set(os.listdir(cache_dir))
+def test_duel_solve_refuses_bad_input(capsys: pytest.CaptureFixture[str], own_cache: str) -> None:
+    before = set(os.listdir(own_cache))
     assert main(["duel", "solve", "--rules", "clubhouse"]) == 2
     assert "upper bonus" in capsys.readouterr().err
     for bad in (["--jobs", "0"], ["--depth", "13"], ["--rules", "nope"]):
@@ -36,11 +45,11 @@ def test_duel_solve_refuses_bad_input(capsys: pytest.CaptureFixture[str], cache_
             main(["duel", "solve", *bad])
         assert stop.value.code == 2
         assert "yacht: error:" in capsys.readouterr().err
-    assert set(os.listdir(cache_dir)) == before
+    assert set(os.listdir(own_cache)) == before
 
 
 def test_duel_solve_response_builds_both_seats(
-    cache_dir: str, capsys: pytest.CaptureFixture[str]
+    own_cache: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["duel", "solve", "--table", "response", "--depth", "1"]) == 0
     out = capsys.readouterr().out
