@@ -244,3 +244,25 @@ def test_cli_review_bad_file_exits_2_with_one_line(
     assert main(["review", str(path)]) == 2
     captured = capsys.readouterr()
     assert message in captured.err and captured.err.count("\n") == 1 and captured.out == ""
+
+
+def test_cli_review_rates_a_game_with_opponents_or_a_target_by_the_hints_measure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = Game(["Ann", "Bob"], dice=ScriptedDice([6, 6, 6, 6, 6]))
+    game.apply("roll")
+    game.apply("score ones")  # five sixes in Ones: a loss of chance and of points
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game.to_json()))
+    assert main(["review", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "loss = chance of finishing first given up" in text
+    decision = review(game).decisions[0]
+    assert f"loss {100 * decision.loss:.2f}% ({decision.points_loss:.2f} points)" in text
+    path.write_text(json.dumps({**_eleven_turns_then([6] * 5).to_json(), "target": 150}))
+    assert main(["review", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["measure"] == "target" and data["target"] == 150
+    path.write_text(json.dumps({**game.to_json(), "target": "lots"}))
+    assert main(["review", str(path)]) == 2
+    assert "target score must be a whole number" in capsys.readouterr().err

@@ -120,17 +120,32 @@ def cmd_review(args: argparse.Namespace) -> int:
         game = Game.from_json(data)
     except ValueError as e:  # the file's fault: from_json checks every field and event
         raise CommandError(f"{args.file}: {e}") from None
-    result = review(game)
+    target = data.get("target") if isinstance(data, dict) else None  # a stored target game
+    try:
+        result = review(game, target=target)
+    except ValueError as e:
+        raise CommandError(f"{args.file}: {e}") from None
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
     names = {p.player: p.name for p in result.players}
-    print(f"Review ({result.rules}): loss = expected points given up; accurate = no loss")
+    unit = {
+        "points": "expected points given up",
+        "win": "chance of finishing first given up, as the hint ranks with opponents",
+        "target": f"chance of reaching {result.target} given up, as the target hint ranks",
+    }[result.measure]
+    print(f"Review ({result.rules}): loss = {unit}; accurate = no loss")
+
+    def lost(loss: float, points: float) -> str:
+        if result.measure == "points":
+            return f"loss {loss:.2f}"
+        return f"loss {100 * loss:.2f}% ({points:.2f} points)"
+
     for p in result.players:
         accuracy = "-" if p.accuracy is None else f"{p.accuracy:.1f}%"
         print(
             f"  {p.name}: total {p.total}, {p.decisions} decisions, "
-            f"loss {p.loss:.2f}, accuracy {accuracy}"
+            f"{lost(p.loss, p.points_loss)}, accuracy {accuracy}"
         )
     shown = [d for d in result.decisions if args.all or not d.accurate]
     if shown:
@@ -139,6 +154,6 @@ def cmd_review(args: argparse.Namespace) -> int:
         dice = " ".join(map(str, d.dice))
         print(
             f"  {names[d.player]}, turn {d.turn}, roll {d.roll} [{dice}]: "
-            f"{d.taken}; best {d.best}; loss {d.loss:.2f}"
+            f"{d.taken}; best {d.best}; {lost(d.loss, d.points_loss)}"
         )
     return 0
