@@ -27,9 +27,12 @@ def client(db: Path) -> Iterator[TestClient]:
         yield c
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium, headless, shared by every browser test of the session."""
+    """Debian's Chromium, headless, shared by the browser tests of one module.
+
+    Not by the session: Playwright's sync API keeps an event loop running on the main thread
+    while it is open, and every asyncio test or ``asyncio.run`` doctest after it would fail."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"Chromium is not installed at {CHROMIUM}")
     from playwright.sync_api import sync_playwright
