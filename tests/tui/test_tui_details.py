@@ -36,7 +36,7 @@ async def test_an_added_seat_made_a_bot_takes_the_bots_name(tmp_path: Path) -> N
 
 
 async def test_the_turn_box_says_a_bot_waits_for_r(tmp_path: Path) -> None:
-    config = TableConfig(TableConfig.default("en").seats, undo=True)
+    config = TableConfig(TableConfig.default("en").seats, undo=True, hints=False)
     game = Game(config.names, dice=ScriptedDice(faces()), undo=True)
     app = saved_app(tmp_path, config, game)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -51,7 +51,8 @@ async def test_the_turn_box_says_a_bot_waits_for_r(tmp_path: Path) -> None:
 async def test_names_are_whole_in_the_header_and_roll_is_off_without_rolls(
     tmp_path: Path,
 ) -> None:
-    config = TableConfig((Seat("You"), Seat("Winner bot", "winner"), Seat("Medium bot", "medium")))
+    seats = (Seat("You"), Seat("Winner bot", "easy"), Seat("Medium bot", "medium"))
+    config = TableConfig(seats, hints=False)  # no tables to prepare: only names matter here
     game = Game(config.names, dice=ScriptedDice(faces()))
     app = saved_app(tmp_path, config, game)
     async with app.run_test(size=(80, 24)) as pilot:
