@@ -43,7 +43,7 @@ def catalog(lang: str) -> dict[str, Any]:
 
 
 STATIC = Path(__file__).parent / "static"
-_JS_CALL = re.compile(r'\bt\(\s*"((?:[^"\\]|\\.)*)"')
+_JS_CALL = re.compile(r'\bt(?:Html)?\(\s*"((?:[^"\\]|\\.)*)"')  # t("...") and tHtml("...")
 _HTML_ATTR = re.compile(r'\bdata-i18n(?:-label|-placeholder|-title)?="([^"]*)"')
 
 

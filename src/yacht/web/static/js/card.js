@@ -1,6 +1,7 @@
 // One player's own score card: the twelve boxes in two columns, so that on a phone the dice,
 // Roll and every box fit on one screen. A box to score in is a button showing its points.
 import { esc } from "./api.js";
+import { nameHtml, tHtml } from "./markup.js";
 import { categoryLabel, t } from "./i18n.js";
 
 // opts: {rules, seat, name, sheet, total, potentials, canScore, upper}
@@ -32,7 +33,7 @@ export function cardHtml(opts) {
     ? `<span>${esc(t("Upper total"))} ${ups}<span class="of"> / ${rules.upper_bonus.threshold}</span></span>`
     : "";
   return (
-    `<h2 class="card-title" id="card-title"><span>${esc(t("{name}'s card", { name }))}</span>${bonus}` +
+    `<h2 class="card-title" id="card-title"><span>${tHtml("{name}'s card", { name: nameHtml(name) })}</span>${bonus}` +
     `<span class="card-total" data-seat="${seat}">${esc(t("Total"))} <strong>${total}</strong></span></h2>` +
     `<div class="boxes"><div class="col">${upper.map(box).join("")}</div>` +
     `<div class="col">${lower.map(box).join("")}</div></div>`

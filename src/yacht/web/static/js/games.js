@@ -1,6 +1,7 @@
 // Finished games, newest first, each with a link to its replay.
 import { api, esc, $ } from "./api.js";
 import { language, setupLanguages, t } from "./i18n.js";
+import { nameHtml } from "./markup.js";
 
 const PAGE = 20;
 let offset = 0;
@@ -12,7 +13,7 @@ async function load() {
     games
       .map((g) => {
         const players = g.players
-          .map((name, i) => `${g.winners.includes(i) ? '<span class="winner-star" aria-hidden="true">★</span> ' : ""}${esc(name)} ${g.totals[i]}`)
+          .map((name, i) => `${g.winners.includes(i) ? '<span class="winner-star" aria-hidden="true">★</span> ' : ""}${nameHtml(name)} ${g.totals[i]}`)
           .join(", ");
         const finished = g.finished_at ? when.format(new Date(g.finished_at)) : "";
         return (

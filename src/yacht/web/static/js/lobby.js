@@ -2,6 +2,7 @@
 import { api, esc, tokens, $ } from "./api.js";
 import { setupLanguages, t } from "./i18n.js";
 import { levelLabel, playerName, presetDescription, presetLabel } from "./labels.js";
+import { namesHtml } from "./markup.js";
 
 let levels = ["random", "greedy", "easy", "medium", "hard", "optimal"];
 let presets = [];
@@ -86,7 +87,7 @@ async function openTables() {
         .map(
           (tb) =>
             `<li><a href="/t/${tb.code}"><strong>${tb.code}</strong> · ${esc(presetLabel(tb.preset))} · ` +
-            `${esc(tb.seats.map((s) => (s.name ? playerName(s.name) : "—")).join(", "))}</a> ` +
+            `${namesHtml(tb.seats.map((s) => (s.name ? playerName(s.name) : "—")))}</a> ` +
             `<span class="muted">${esc(t("Free seats: {n}", { n: tb.free_seats }))}</span></li>`,
         )
         .join("") || `<li class="muted">${esc(t("No open tables right now."))}</li>`;

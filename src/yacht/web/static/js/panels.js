@@ -1,6 +1,7 @@
 // Around the table: a panel per player on the table surface (name, total, connection, clock),
 // and the Seats card with its hand-to-bot buttons, each with the level of the bot it would call.
 import { esc } from "./api.js";
+import { nameHtml } from "./markup.js";
 import { t } from "./i18n.js";
 import { levelLabel } from "./labels.js";
 
@@ -23,7 +24,7 @@ export function panelsHtml(table, names, ours) {
       return (
         `<li class="${cls.join(" ").trim()}" data-seat="${s.seat}"${current ? ' aria-current="true"' : ""}>` +
         `<span class="dot ${state}" role="img" aria-label="${esc(label)}"></span>` +
-        `<span class="panel-name">${esc(names[s.seat])}</span>` +
+        `<span class="panel-name">${nameHtml(names[s.seat])}</span>` +
         (what ? `<span class="panel-tag">${esc(what)}</span>` : "") +
         `<span class="panel-total" data-seat="${s.seat}">${g.totals[s.seat]}</span>${clock}</li>`
       );
@@ -62,7 +63,7 @@ export function seatsHtml(table, names, ours, levels, chosen) {
       const current = g.current === s.seat && g.status === "playing" ? " current" : "";
       return (
         `<li class="seat${current}"><span class="dot ${state}" role="img" aria-label="${esc(label)}"></span>` +
-        `<span class="seat-name">${esc(name)}</span> <span class="tags">${esc(tags.join(" · "))}</span>` +
+        `<span class="seat-name">${nameHtml(name)}</span> <span class="tags">${esc(tags.join(" · "))}</span>` +
         `<span class="seat-total">${g.totals[s.seat]}</span>${hand}</li>`
       );
     })

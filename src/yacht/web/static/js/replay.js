@@ -3,10 +3,10 @@ import { api, esc, $ } from "./api.js";
 import { dieSvg } from "./dice.js";
 import { verifyGame } from "./fair.js";
 import { setupLanguages, t } from "./i18n.js";
-import { eventText } from "./moves.js";
+import { eventHtml } from "./moves.js";
 import { sheetHtml } from "./sheet.js";
 import { playerName } from "./labels.js";
-import { winnersText } from "./results.js";
+import { winnersHtml } from "./results.js";
 
 const id = Number(location.pathname.split("/").filter(Boolean).pop());
 let replay = null;
@@ -18,12 +18,13 @@ function render() {
   const frame = replay.frames[step];
   const last = replay.frames.length - 1;
   $("#title").textContent = t("Table {code}, game {number}", { code: replay.table, number: replay.number });
-  $("#step-text").textContent =
+  $("#step-text").innerHTML = String(
     step === last
-      ? winnersText(replay.players.map(playerName), frame.totals, replay.winners)
+      ? winnersHtml(replay.players.map(playerName), frame.totals, replay.winners)
       : frame.event
-        ? eventText(frame.event, replay.players.map(playerName), frame.dice)
-        : t("Before the first roll");
+        ? eventHtml(frame.event, replay.players.map(playerName), frame.dice)
+        : esc(t("Before the first roll")),
+  );
   $("#step-label").textContent = t("Move {n} of {total}", { n: step, total: last });
   $("#step").max = String(last);
   $("#step").value = String(step);

@@ -5,13 +5,15 @@ import { smallDice } from "./dice.js";
 import { verifyGame } from "./fair.js";
 import { checkSeeds, seedLines } from "./fairness-seed.js";
 import { categoryLabel, language, t } from "./i18n.js";
+import { nameHtml, namesHtml, tHtml } from "./markup.js";
 
-export function winnersText(names, totals, winners) {
+// Who won, as markup (the names isolated); "" before the end.
+export function winnersHtml(names, totals, winners) {
   if (!winners.length) return "";
   const points = totals[winners[0]];
-  if (winners.length === 1) return t("{name} wins with {points} points!", { name: names[winners[0]], points });
-  return t("Shared win: {names} with {points} points each!", {
-    names: winners.map((w) => names[w]).join(" & "),
+  if (winners.length === 1) return tHtml("{name} wins with {points} points!", { name: nameHtml(names[winners[0]]), points });
+  return tHtml("Shared win: {names} with {points} points each!", {
+    names: namesHtml(winners.map((w) => names[w]), " & "),
     points,
   });
 }
@@ -41,7 +43,7 @@ function reviewCard(player, review) {
   });
   const accuracy = player.accuracy === null ? "—" : player.accuracy.toFixed(0);
   return (
-    `<article class="review" data-seat="${player.seat}"><h3>${esc(player.name)} <span class="muted">${player.total}</span></h3>` +
+    `<article class="review" data-seat="${player.seat}"><h3>${nameHtml(player.name)} <span class="muted">${player.total}</span></h3>` +
     `<p class="stats"><span>${esc(t("Points lost: {loss}", { loss: player.loss.toFixed(1) }))}</span>` +
     `<span>${esc(t("Accuracy: {accuracy}%", { accuracy }))}</span></p>` +
     `<div class="chart-box">${chartSvg(player.series, player.total, review.expected, label)}</div>` +
@@ -80,14 +82,14 @@ export function renderResults(box, table, names, mine, onRematch) {
   box.dataset.key = key;
   const order = names.map((_, i) => i).sort((a, b) => g.totals[b] - g.totals[a]);
   const ranking = order
-    .map((i) => `<li class="${g.winners.includes(i) ? "winner" : ""}"><span>${esc(names[i])}</span><strong>${g.totals[i]}</strong></li>`)
+    .map((i) => `<li class="${g.winners.includes(i) ? "winner" : ""}"><span>${nameHtml(names[i])}</span><strong>${g.totals[i]}</strong></li>`)
     .join("");
   const reviews = g.review ? g.review.players.map((p) => reviewCard(p, g.review)).join("") : "";
   const rematch = mine.size
     ? `<button type="button" class="primary" id="rematch">${esc(t("Rematch with the same seats"))}</button>`
     : "";
   box.innerHTML =
-    `<h2 id="results-title">${esc(winnersText(names, g.totals, g.winners))}</h2>` +
+    `<h2 id="results-title">${winnersHtml(names, g.totals, g.winners)}</h2>` +
     `<ol class="ranking">${ranking}</ol><div class="actions">${rematch}` +
     `<a class="button secondary" href="/games/${g.id}">${esc(t("Replay"))}</a></div>` +
     `<h2>${esc(t("Review"))}</h2>` +

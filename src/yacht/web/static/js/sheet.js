@@ -1,6 +1,7 @@
 // The score sheet: one row per category, one column per seat.
 import { categoryLabel, t } from "./i18n.js";
 import { esc } from "./api.js";
+import { nameHtml } from "./markup.js";
 
 // opts: {rules, names, sheets, totals, current, potentials, canScore, mine: Set, winners}
 export function sheetHtml(opts) {
@@ -13,7 +14,7 @@ export function sheetHtml(opts) {
       const cls = [seat === current ? "current" : "", winners.has(seat) ? "winner" : ""].join(" ");
       const you = mine.has(seat) ? ` <span class="you">${esc(t("you"))}</span>` : "";
       const turn = seat === current ? ` <span class="sr-only">${esc(t("(playing now)"))}</span>` : "";
-      return `<th scope="col" class="${cls}" data-seat="${seat}">${esc(name)}${you}${turn}</th>`;
+      return `<th scope="col" class="${cls}" data-seat="${seat}">${nameHtml(name)}${you}${turn}</th>`;
     })
     .join("");
   const row = (category) => {

@@ -5,7 +5,8 @@ import { cardHtml } from "./card.js";
 import { dieSvg } from "./dice.js";
 import { beep, celebrate, markScore } from "./effects.js";
 import { categoryLabel, t } from "./i18n.js";
-import { logHtml, startText } from "./moves.js";
+import { nameHtml, tHtml } from "./markup.js";
+import { logHtml, startHtml } from "./moves.js";
 import { panelsHtml, seatsHtml } from "./panels.js";
 import { renderFair, renderResults } from "./results.js";
 import { sheetHtml } from "./sheet.js";
@@ -164,35 +165,35 @@ function renderTurn() {
   const g = S.table.game;
   const el = $("#turn");
   const allNames = names();
-  let text;
-  let what = ""; // what to do: left out on a phone, where the card shows it
+  let html; // markup: the player's name isolated
   if (g.status === "waiting") {
-    text = t("Waiting for players (free seats: {n})", { n: S.table.seats.filter((s) => !s.taken).length });
+    html = esc(t("Waiting for players (free seats: {n})", { n: S.table.seats.filter((s) => !s.taken).length }));
   } else if (g.status === "finished") {
-    text = t("Game over");
+    html = esc(t("Game over"));
   } else {
-    const name = allNames[g.current];
-    const round = t("Round {round} of {rounds}", { round: g.round, rounds: g.rounds });
+    const name = nameHtml(allNames[g.current]);
+    const round = esc(t("Round {round} of {rounds}", { round: g.round, rounds: g.rounds }));
     if (controlling() !== null) {
-      const who = seatsMine().size > 1 ? t("Your turn, {name}", { name }) : t("Your turn");
-      what = `: ${
+      const who = seatsMine().size > 1 ? tHtml("Your turn, {name}", { name }) : esc(t("Your turn"));
+      // what to do: left out on a phone, where the card shows it
+      const what = `: ${
         !g.dice
           ? t("roll the dice")
           : g.rolls_left > 0
             ? t("hold dice and roll again, or pick a category")
             : t("pick a category")
       }`;
-      text = `${round} · ${who}${what}`;
+      html = `${round} · ${who}<span class="what">${esc(what)}</span>`;
     } else if (S.table.seats[g.current].kind === "bot") {
-      text = `${round} · ${t("{name} (bot) is playing", { name })}`;
+      html = `${round} · ${tHtml("{name} (bot) is playing", { name })}`;
     } else {
-      text = `${round} · ${t("{name}'s turn", { name })}`;
+      html = `${round} · ${tHtml("{name}'s turn", { name })}`;
     }
   }
-  setHtml(el, what ? `${esc(text.slice(0, -what.length))}<span class="what">${esc(what)}</span>` : esc(text));
+  setHtml(el, html);
   el.classList.toggle("mine", controlling() !== null);
-  const start = g.status === "playing" && g.round === 1 ? startText(S.table.start_rule, g.start_rolls, g.first, allNames) : "";
-  $("#start-note").textContent = start;
+  const start = g.status === "playing" && g.round === 1 ? startHtml(S.table.start_rule, g.start_rolls, g.first, allNames) : "";
+  setHtml($("#start-note"), String(start));
   show($("#start-note"), start !== "");
   renderTimer();
 }
