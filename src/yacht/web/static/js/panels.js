@@ -60,6 +60,13 @@ export function seatsHtml(table, names, ours, levels, chosen) {
           `<span class="hand"><button type="button" class="link" data-key="hand-${s.seat}" data-hand="${s.seat}">` +
           `${esc(t("Hand to a bot ({level})", { level: levelLabel("medium") }))}</button></span>`;
       }
+      if (s.kind === "bot" && ours.has(s.seat)) {
+        // This browser's seat, played by a bot (its holder left, or was away): the token
+        // takes it back at any time.
+        hand =
+          `<span class="hand"><button type="button" class="secondary" data-key="take-${s.seat}" data-take-back="${s.seat}">` +
+          `${esc(t("Take back my seat"))}</button></span>`;
+      }
       const current = g.current === s.seat && g.status === "playing" ? " current" : "";
       return (
         `<li class="seat${current}"><span class="dot ${state}" role="img" aria-label="${esc(label)}"></span>` +

@@ -18,9 +18,9 @@ export const S = {
 export const seatsMine = () => new Set(Object.keys(S.mine).map(Number));
 export const names = () => S.table.seats.map(seatName);
 
-// The seat on turn when this browser holds it, else null.
+// The seat on turn when this browser holds it (and no bot plays it for us), else null.
 export function controlling() {
   const g = S.table?.game;
   if (!g || g.status !== "playing" || g.current === null) return null;
-  return S.mine[g.current] ? g.current : null;
+  return S.mine[g.current] && S.table.seats[g.current].kind !== "bot" ? g.current : null;
 }

@@ -228,6 +228,12 @@ function handToBot(seat) {
   send(message);
 }
 
+// Back from the bot: the seat is ours to play again, and this connection counts us present.
+function takeBack(seat) {
+  if (!S.mine[seat]) return;
+  if (send({ type: "take_back", seat, token: S.mine[seat] })) hello();
+}
+
 function rematch() {
   const seat = [...seatsMine()][0];
   if (seat !== undefined) send({ type: "rematch", seat, token: S.mine[seat], game: S.table.game.number });
@@ -242,6 +248,7 @@ document.addEventListener("click", (event) => {
   else if (target.dataset.category) score(target.dataset.category);
   else if (target.dataset.join) join(Number(target.dataset.join));
   else if (target.dataset.hand) handToBot(Number(target.dataset.hand));
+  else if (target.dataset.takeBack) takeBack(Number(target.dataset.takeBack));
   else if (target.id === "roll") roll();
   else if (target.id === "hint") askHint();
   else if (target.id === "hints-close") closeHints();
