@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from .helpers import Table
 from .live import LiveServer
-from .pages import Pages
+from .pages import Pages, shot
 
 expect.set_options(timeout=15_000)
 
@@ -93,6 +93,7 @@ def test_a_right_to_left_name_is_isolated_on_every_page(
     assert re.fullmatch(f"Round 1 of 12 · {re.escape(other)}'s turn", turn.text_content() or "")
     for who in (HEBREW, ENGLISH):
         assert_isolated(page, who, at_least=5)
+    shot(page, "names-right-to-left-table", full=True)
 
     # The rest of the game through the API; then the results, /games and the replay.
     table.play_turn(1 - me)
@@ -152,4 +153,5 @@ def test_the_lobby_isolates_names_and_shows_markup_as_text(
     expect(page.locator("#seats .seat-name", has_text=markup)).to_have_count(1)
     assert page.locator("#players img, #seats img, #sheet img").count() == 0
     assert_isolated(page, markup, at_least=3)
+    shot(page, "names-markup-as-text")
     assert dialogs == []
