@@ -9,6 +9,8 @@ says what it scores), for the help screen; and the presets' names as the setup s
 
 from __future__ import annotations
 
+import textwrap
+
 from textual.markup import escape
 
 from yacht.i18n import category_label, translator
@@ -36,30 +38,33 @@ def preset_about(name: str, lang: str) -> str:
     return translator(lang, "yacht").gettext(rules_by_name(name).description)
 
 
-def rules_lines(rules: Rules, lang: str) -> list[str]:
-    """Markup lines: the preset, how a turn goes, and what each category scores."""
+def rules_lines(rules: Rules, lang: str, width: int = 72) -> list[str]:
+    """Markup lines: the preset, how a turn goes, and what each category scores, wrapped to
+    ``width`` columns (a category's text hangs after its name)."""
     _ = gettext_for(lang)
     describe = translator(lang, "yacht").gettext
     head = _("Rules: {preset}").format(preset=preset_label(rules.name, lang))
-    lines = [
-        f"[b]{escape(head)}[/b]",
-        escape(preset_about(rules.name, lang)),
-        escape(
-            _(
-                "Each turn: roll up to three times, holding any dice between rolls, then "
-                "fill one open box (a box that does not fit scores 0). Twelve rounds; the "
-                "highest total wins."
-            )
-        ),
-    ]
+    turn = _(
+        "Each turn: roll up to three times, holding any dice between rolls, then "
+        "fill one open box (a box that does not fit scores 0). Twelve rounds; the "
+        "highest total wins."
+    )
     bonus = rules.upper_bonus
     if bonus is not None:
-        lines.append(escape(_("Bonus: {what}").format(what=bonus.describe(describe))))
+        extra = _("Bonus: {what}").format(what=bonus.describe(describe))
     else:
-        lines.append(escape(_("No bonus.")))
+        extra = _("No bonus.")
+    lines = [f"[b]{escape(head)}[/b]"]
+    for text in (preset_about(rules.name, lang), turn, extra):
+        lines += [escape(line) for line in textwrap.wrap(text, width)]
     lines.append("")
-    width = max(len(category_label(c, lang)) for c in CATEGORIES)
+    label_width = max(len(category_label(c, lang)) for c in CATEGORIES)
     for c in CATEGORIES:
-        label = escape(category_label(c, lang).ljust(width))
-        lines.append(f"[b]{label}[/b]  {escape(rules.scorers[c].describe(describe))}")
+        label = category_label(c, lang).ljust(label_width)
+        text = rules.scorers[c].describe(describe)
+        wrapped = textwrap.wrap(
+            text, width - label_width - 2, subsequent_indent=" " * 0, break_on_hyphens=False
+        )
+        lines.append(f"[b]{escape(label)}[/b]  {escape(wrapped[0])}")
+        lines += [" " * (label_width + 2) + escape(line) for line in wrapped[1:]]
     return lines
