@@ -25,13 +25,31 @@ function optionText(option) {
   return `${categoryLabel(option.category)} (${option.points})`;
 }
 
+// A decision is rated by the measure the table's hint ranks by (the chance of winning with
+// opponents, expected points alone), so following the hint is always accurate.
+function lostDecision(d) {
+  return d.accurate === undefined ? d.loss > 0.005 : !d.accurate;
+}
+
+function lossText(d) {
+  const points = d.loss.toFixed(2);
+  return d.chance_loss === null || d.chance_loss === undefined ? points : `${(100 * d.chance_loss).toFixed(1)}% (${points})`;
+}
+
+function measureLine(review, player) {
+  if (review.measure !== "win") return "";
+  const chance = player.chance_loss === null || player.chance_loss === undefined ? "" :
+    `<span>${esc(t("Chance to win lost: {loss}%", { loss: (100 * player.chance_loss).toFixed(1) }))}</span>`;
+  return `<p class="stats"><span>${esc(t("Rated as the hint ranks: by the chance to finish first."))}</span>${chance}</p>`;
+}
+
 function decisionRows(decisions) {
   const worst = new Set(biggestLosses(decisions));
   return decisions
     .map(
       (d, i) =>
-        `<tr class="${d.loss > 0.005 ? "lost" : ""}${worst.has(i) ? " worst" : ""}"><td>${d.turn}.${d.roll}</td><td>${smallDice(d.dice)}</td>` +
-        `<td>${esc(optionText(d.taken))}</td><td>${esc(optionText(d.best))}</td><td>${d.loss.toFixed(2)}</td></tr>`,
+        `<tr class="${lostDecision(d) ? "lost" : ""}${worst.has(i) ? " worst" : ""}"><td>${d.turn}.${d.roll}</td><td>${smallDice(d.dice)}</td>` +
+        `<td>${esc(optionText(d.taken))}</td><td>${esc(optionText(d.best))}</td><td>${lossText(d)}</td></tr>`,
     )
     .join("");
 }
@@ -46,6 +64,7 @@ function reviewCard(player, review) {
     `<article class="review" data-seat="${player.seat}"><h3>${nameHtml(player.name)} <span class="muted">${player.total}</span></h3>` +
     `<p class="stats"><span>${esc(t("Points lost: {loss}", { loss: player.loss.toFixed(1) }))}</span>` +
     `<span>${esc(t("Accuracy: {accuracy}%", { accuracy }))}</span></p>` +
+    measureLine(review, player) +
     `<div class="chart-box">${chartSvg(player.series, player.total, review.expected, label)}</div>` +
     `<details data-seat="${player.seat}"><summary>${esc(t("Every decision"))}</summary><div class="table-scroll" tabindex="0" role="region" aria-label="${esc(t("Every decision"))}"><table class="decisions">` +
     `<thead><tr><th>${esc(t("Turn"))}</th><th>${esc(t("Dice"))}</th><th>${esc(t("Taken"))}</th>` +
