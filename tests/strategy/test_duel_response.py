@@ -154,3 +154,11 @@ def test_best_response_wins_at_least_as_often_as_against_perfect_defence(tables:
         assert gap.min() >= -2  # two 16-bit steps of rounding
         if n < 23:  # with a category left to the other, its play matters
             assert gap.mean() > 10
+
+
+def test_two_processes_write_the_same_chains(tables: Path, tmp_path: Path) -> None:
+    for kind in (FIRST, SECOND):
+        build_layers(TRADITIONAL, kind, lowest=21, folder=tmp_path / kind.name, jobs=2)
+        for n in (21, 22, 23):
+            one = layer_path(tables / kind.name, n, "u16").read_bytes()
+            assert layer_path(tmp_path / kind.name, n, "u16").read_bytes() == one

@@ -32,7 +32,7 @@ from yacht.strategy.duel.stream import Kind
 from yacht.strategy.solver import solve
 from yacht.strategy.tables import F64, FIRST_ROLL, I64, ROLL_KEEP, TRANSITION, score_table
 
-__all__ = ["FIRST", "SECOND", "mine", "outcomes", "response_layout"]
+__all__ = ["FIRST", "SECOND", "fill_layer", "mine", "outcomes", "response_layout"]
 
 SPAN = 1 << 16
 """Values (other-player mask x lead) per step of the other player's turn."""
@@ -82,22 +82,21 @@ def response_layout(rules: Rules, n: int, seat: str) -> Layout:
     )
 
 
-def _fill(seat: str) -> Any:
-    def fill(rules: Rules, n: int, first: int, last: int, after: Any, out: F32) -> None:
-        lay = response_layout(rules, n, seat)
-        nxt = response_layout(rules, n + 1, seat) if n + 1 < LAYERS else None
-        source = None if nxt is None else np.asarray(after)
-        if mine(n, seat):
-            table = score_table(rules)
+def fill_layer(
+    rules: Rules, n: int, first: int, last: int, after: Any, out: F32, *, seat: str
+) -> None:
+    """Write the rows of movers ``first..last-1`` of layer ``n`` of the chain ``seat``."""
+    lay = response_layout(rules, n, seat)
+    nxt = response_layout(rules, n + 1, seat) if n + 1 < LAYERS else None
+    source = None if nxt is None else np.asarray(after)
+    if not mine(n, seat):
+        _fill_chance(rules, lay, nxt, source, first, last, out)
+        return
 
-            def scored(part: I64, mover_after: int, low: int, top: int) -> F32:
-                return _read(nxt, source, mover_after, lay.others[part], np.arange(-low, top + 1))
+    def scored(part: I64, mover_after: int, low: int, top: int) -> F32:
+        return _read(nxt, source, mover_after, lay.others[part], np.arange(-low, top + 1))
 
-            fill_turns(table, lay, first, last, out, scored)
-        else:
-            _fill_chance(rules, lay, nxt, source, first, last, out)
-
-    return fill
+    fill_turns(score_table(rules), lay, first, last, out, scored)
 
 
 def _read(nxt: Layout | None, source: F32 | None, me: int, others: I64, leads: I64) -> F32:
@@ -171,7 +170,7 @@ def _kind(seat: str) -> Kind:
         f"response-{seat}",
         1,
         functools.partial(response_layout, seat=seat),
-        _fill(seat),
+        functools.partial(fill_layer, seat=seat),  # module-level: worker processes unpickle it
     )
 
 
