@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from yacht.bots import make_bot
 from yacht.dice import KEEPS, RandomDice
 from yacht.game import Game, TurnView
 from yacht.rules import CATEGORIES, Category, rules_by_name
+from yacht.strategy.cache import ENV_VAR
 from yacht.strategy.duel import MINIMAX, build_layers
 from yacht.strategy.duel.hints import decide, option_values
 from yacht.strategy.duel.response import FIRST, SECOND
@@ -31,9 +33,14 @@ OTHER = (Category.CHOICE, Category.BIG_STRAIGHT)
 
 
 @pytest.fixture(scope="module", autouse=True)
-def tables(cache_dir: str) -> None:
-    for kind in (MINIMAX, FIRST, SECOND):
-        build_layers(TRADITIONAL, kind, lowest=20)
+def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The tables' endgame layers in a cache of this module's own: in the session's cache
+    they would answer every later heads-up hint of the session as a solved table."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(ENV_VAR, str(tmp_path_factory.mktemp("duel-cache")))
+        for kind in (MINIMAX, FIRST, SECOND):
+            build_layers(TRADITIONAL, kind, lowest=20)
+        yield
 
 
 def test_exact_options_equal_the_endgame_table() -> None:

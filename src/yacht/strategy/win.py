@@ -260,7 +260,8 @@ def seat_hint(
         raise ValueError(f"rolls left must be 0, 1 or 2, got {rolls_left!r}")
     if len(opponents) > 5:
         raise ValueError(f"a game has at most 6 players, got {len(opponents) + 1}")
-    solved = _solved(preset, me, opponents)
+    # depth=None: the best table there is; an explicit depth (0: none) is what was asked for.
+    solved = _solved(preset, me, opponents) if depth is None else None
     values = solved or position_values(preset, me, opponents, depth=depth, plan=plan)
     table = score_table(preset)
     layout = row_layout(table)
