@@ -13,6 +13,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.events import Key
 from textual.markup import escape
 from textual.widgets import Button, Static
@@ -151,7 +152,12 @@ class TableScreen(SizeGuard):
             self.preparing = self._("Preparing the tables {step}/{steps}…").format(
                 step=step, steps=steps
             )
-        self.refresh_table()
+        if not self.is_attached:
+            return  # the table was left while its tables were prepared
+        try:
+            self.refresh_table()
+        except NoMatches:  # being taken down: its widgets are already gone
+            return
 
     # --- drawing -------------------------------------------------------------------------
 
