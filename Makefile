@@ -40,7 +40,7 @@ pytest: $(STAMP)
 test: services lint typecheck docs pytest
 
 test-fast: $(STAMP)
-	$(BIN)/pytest -m "not slow and not services and not browser"
+	$(BIN)/pytest -n 2 -m "not slow and not services and not browser"
 
 # The documentation site (MkDocs Material, API pages from the docstrings) into build/site.
 docs: $(STAMP)
