@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Static
+from textual.worker import WorkerCancelled
 
 from yacht.bots import make_bot
 from yacht.dice import ScriptedDice
@@ -21,10 +23,21 @@ from yacht.tui.widgets.sheet import CATEGORY_KEYS
 
 async def settle(pilot: Pilot[None]) -> None:
     """Let bots, hints and reviews finish, then let the screen catch up."""
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    for _ in range(2):
+        await _workers_done(pilot.app)
+        await pilot.pause()
+
+
+async def _workers_done(app: App[None]) -> None:
+    """Wait for every worker; a screen left meanwhile cancels its own (the table's background
+    preparation when the game ends first), which is not a failure: wait for the rest."""
+    for _ in range(10):
+        try:
+            await app.workers.wait_for_complete()
+            return
+        except WorkerCancelled:
+            await asyncio.sleep(0.01)
+    await app.workers.wait_for_complete()
 
 
 def text_of(app: App[None], selector: str) -> str:
