@@ -9,7 +9,7 @@ import time
 from typing import Any, TextIO
 
 from yacht.cli import CommandError
-from yacht.rules import preset_names, rules_by_name
+from yacht.rules import Rules, preset_names, rules_by_name
 
 __all__ = ["register"]
 
@@ -125,18 +125,24 @@ class _Reporter:
         self.out.flush()
 
 
+def _duel_rules(name: str) -> Rules:
+    """The preset, if the two-player tables cover it (no upper bonus); else a user error."""
+    rules = rules_by_name(name)
+    if rules.upper_bonus is not None:
+        raise CommandError(
+            f"preset {rules.name} has an upper bonus: the two-player table covers "
+            "traditional, all-dice-four and knizia"
+        )
+    return rules
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     from yacht.strategy.duel import MINIMAX, build_layers, table_size
     from yacht.strategy.duel.layout import LAYERS
     from yacht.strategy.duel.response import FIRST, SECOND
     from yacht.strategy.duel.store import read_manifest
 
-    rules = rules_by_name(args.rules)
-    if rules.upper_bonus is not None:
-        raise CommandError(
-            f"preset {rules.name} has an upper bonus: the two-player table covers "
-            "traditional, all-dice-four and knizia"
-        )
+    rules = _duel_rules(args.rules)
     lowest = 0 if args.depth is None else max(0, LAYERS - 2 * args.depth)
     kinds = [MINIMAX] if args.table == "minimax" else [FIRST, SECOND]
     todo = sum(table_size(rules, kind, lowest) for kind in kinds)
@@ -188,12 +194,7 @@ def stats(rules: Any) -> dict[str, Any]:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    rules = rules_by_name(args.rules)
-    if rules.upper_bonus is not None:
-        raise CommandError(
-            f"preset {rules.name} has an upper bonus: the two-player table covers "
-            "traditional, all-dice-four and knizia"
-        )
+    rules = _duel_rules(args.rules)
     data = stats(rules)
     if args.json:
         print(json.dumps(data))
