@@ -7,6 +7,8 @@ Catalogs live in ``yacht/locale/<lang>/LC_MESSAGES/yacht.po`` (compiled to ``.mo
 'Hus'
 >>> translator("fi").gettext("Total")
 'Yhteensä'
+>>> format_number(110.2, "fi"), format_percent(0.308, "nb"), format_percent(0.308, "bg")
+('110,2', '30,8\xa0%', '30,8%')
 """
 
 from __future__ import annotations
@@ -17,6 +19,10 @@ import os
 from functools import cache
 from pathlib import Path
 
+from babel import Locale
+from babel.numbers import format_decimal
+from babel.numbers import format_percent as _babel_percent
+
 from yacht.rules import N_, Category
 
 __all__ = [
@@ -25,6 +31,8 @@ __all__ = [
     "N_",
     "category_label",
     "detect_language",
+    "format_number",
+    "format_percent",
     "language_code",
     "translator",
 ]
@@ -106,3 +114,42 @@ def detect_language() -> str:
         loc = ""
     code = _normalise(loc) if loc else "en"
     return code if code in LANGUAGES else "en"
+
+
+def _pattern(lang: str, kind: str, digits: int) -> str:
+    """The language's own number pattern (CLDR, via Babel) with exactly ``digits`` decimals."""
+    if digits < 0:
+        raise ValueError(f"digits must be >= 0, not {digits}")
+    loc = Locale.parse(language_code(lang))
+    formats = loc.percent_formats if kind == "percent" else loc.decimal_formats
+    pattern = str(formats[None].pattern).split(";")[0]
+    head, _, _ = pattern.partition(".")
+    fraction = "." + "0" * digits if digits else ""
+    zero = head.rfind("0")
+    return head[: zero + 1] + fraction + head[zero + 1 :]
+
+
+def format_number(value: float, lang: str = "en", digits: int = 1) -> str:
+    """A number as the language writes it, with ``digits`` decimals (JSON output keeps ``.``).
+
+    >>> format_number(12345.25, "en"), format_number(12345.25, "nb"), format_number(-19.1, "bg")
+    ('12,345.2', '12\xa0345,2', '-19,1')
+    >>> format_number(3, "fi", digits=0)
+    '3'
+    """
+    return str(
+        format_decimal(value, format=_pattern(lang, "decimal", digits), locale=language_code(lang))
+    )
+
+
+def format_percent(fraction: float, lang: str = "en", digits: int = 1) -> str:
+    """A fraction (0.308) as a percentage the language's way: 30.8% (en), 30,8 % (fi, nb).
+
+    >>> format_percent(0.5, "en", digits=0), format_percent(0.5, "fi", digits=0)
+    ('50%', '50\xa0%')
+    """
+    return str(
+        _babel_percent(
+            fraction, format=_pattern(lang, "percent", digits), locale=language_code(lang)
+        )
+    )
