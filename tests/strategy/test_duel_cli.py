@@ -85,3 +85,20 @@ def test_duel_match_reports_the_rate_beside_the_exact_value(
         with pytest.raises(SystemExit):
             main(["duel", "match", "--bots", bad])
         assert "yacht: error: argument --bots" in capsys.readouterr().err
+
+
+def test_match_hands_duel_bots_to_the_engine_match(
+    capsys: pytest.CaptureFixture[str], own_cache: str
+) -> None:
+    """``yacht match --bots duel,optimal`` (the issue's command) plays heads-up through the
+    engine; without a built table the duel bot plays like winner and no exact rate is shown."""
+    args = ["match", "--bots", "duel,optimal", "--games", "4", "--seed", "5"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "duel vs optimal (traditional): 4 games" in out
+    assert "exact: no table for this pair" in out
+    with pytest.raises(SystemExit):
+        main(["match", "--bots", "duel,optimal,winner"])
+    assert "duel bots play heads-up: two bots, got 3" in capsys.readouterr().err
+    with pytest.raises(SystemExit, match="neither --rotate nor --json"):
+        main(["match", "--bots", "duel:optimal,optimal", "--rotate"])

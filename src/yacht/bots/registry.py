@@ -6,13 +6,18 @@ from yacht.bots.base import Bot
 from yacht.bots.basic import GreedyBot, RandomBot
 from yacht.bots.solver import NoisyBot, OptimalBot, TargetBot
 
-__all__ = ["BOT_LEVELS", "BOT_NAMES", "make_bot"]
+__all__ = ["BOT_LEVELS", "BOT_NAMES", "DUEL_NAMES", "make_bot"]
 
 BOT_LEVELS: dict[str, float] = {"easy": 1.75, "medium": 0.9, "hard": 0.5}
 """Softmax temperature (in points) of each level; measured means are in the README."""
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "easy", "medium", "hard", "optimal", "winner")
 """Every plain bot name, weakest first; ``target:T`` (T a whole number) is accepted too."""
+
+DUEL_NAMES: tuple[str, ...] = ("duel", "duel:optimal")
+"""Heads-up bots of the solved two-player tables (``yacht duel solve``, 3-6 GB each): the
+command line and the library take them; the faces do not list them, since a server or a
+terminal without the tables would seat a bot that only plays like ``winner``."""
 
 
 def make_bot(name: str) -> Bot:
@@ -49,5 +54,5 @@ def make_bot(name: str) -> Bot:
         if not text.isdigit():
             raise ValueError(f"bad bot name: {name!r} (target:T needs a whole number T >= 0)")
         return TargetBot(int(text))
-    known = ", ".join((*BOT_NAMES, "target:T"))
+    known = ", ".join((*BOT_NAMES, *DUEL_NAMES, "target:T"))
     raise ValueError(f"unknown bot: {name!r} (known: {known})")

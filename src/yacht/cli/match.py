@@ -20,7 +20,8 @@ def register(subs: Any) -> None:
         "--bots",
         type=_bots,
         default=("winner", "optimal"),
-        help="one bot per seat, seat 1 first: winner or optimal (default: winner,optimal)",
+        help="one bot per seat, seat 1 first: winner or optimal, or two of winner, optimal,"
+        " duel and duel:optimal (default: winner,optimal)",
     )
     p.add_argument("--games", type=_whole(1), default=10_000, help="games (default 10000)")
     p.add_argument(
@@ -56,13 +57,21 @@ def register(subs: Any) -> None:
     p.set_defaults(handler=cmd_endgame)
 
 
+DUEL_BOTS = ("duel", "duel:optimal")
+"""Bots of the solved two-player tables: ``yacht duel match`` plays them (through the engine)."""
+
+
 def _bots(text: str) -> tuple[str, ...]:
     names = tuple(b.strip().lower() for b in text.split(","))
     if not 1 <= len(names) <= 6 or not all(names):
         raise argparse.ArgumentTypeError(f"need 1 to 6 comma-separated bots, got {text!r}")
-    bad = [b for b in names if b not in ("winner", "optimal")]
+    bad = [b for b in names if b not in ("winner", "optimal", *DUEL_BOTS)]
     if bad:
-        raise argparse.ArgumentTypeError(f"match plays winner and optimal, not {', '.join(bad)}")
+        raise argparse.ArgumentTypeError(
+            f"match plays winner, optimal, duel and duel:optimal, not {', '.join(bad)}"
+        )
+    if any(b in DUEL_BOTS for b in names) and len(names) != 2:
+        raise argparse.ArgumentTypeError(f"duel bots play heads-up: two bots, got {len(names)}")
     return names
 
 
@@ -85,6 +94,12 @@ def cmd_match(args: argparse.Namespace) -> int:
     from yacht.strategy.match import play_match
 
     bots: tuple[str, ...] = args.bots
+    if any(b in DUEL_BOTS for b in bots):
+        from yacht.cli.duel import cmd_match as duel_match
+
+        if args.rotate or args.json:
+            raise SystemExit("yacht match: error: duel bots take neither --rotate nor --json")
+        return duel_match(args)
     depth = DEFAULT_DEPTH if args.depth is None else args.depth
     orders = [bots[i:] + bots[:i] for i in range(len(bots))] if args.rotate else [bots]
     orders = list(dict.fromkeys(orders))  # identical bots: one order is enough
