@@ -92,7 +92,9 @@ def test_every_bot_is_a_bot_and_names_round_trip() -> None:
 
 @pytest.mark.parametrize("name", ["grandmaster", "", "optimal2", "target"])
 def test_unknown_bot_names_are_refused_with_the_known_names(name: str) -> None:
-    with pytest.raises(ValueError, match=r"easy, medium, hard, optimal, winner, duel, duel:optimal, target:T"):
+    with pytest.raises(
+        ValueError, match=r"easy, medium, hard, optimal, winner, duel, duel:optimal, target:T"
+    ):
         make_bot(name)
 
 
