@@ -377,6 +377,7 @@ def test_openapi_documents_rest_and_websocket_messages(client: TestClient) -> No
 def test_texts_and_pages(client: TestClient) -> None:
     fi = client.get("/api/i18n/fi").json()
     assert fi["messages"]["Roll"] == "Heitä" and fi["categories"]["four_of_a_kind"] == "Neljä samaa"
+    assert fi["plurals"]["{n} die"] == ["{n} noppa", "{n} noppaa"]  # one, other
     assert client.get("/api/i18n/en").json()["messages"] == {}
     assert client.get("/api/i18n/xx").status_code == 404
     assert client.get("/api/bots").json()[:2] == ["random", "greedy"]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from yacht.i18n import LANGUAGES
-from yacht.web.i18n import catalog, used_messages
+from yacht.i18n import LANGUAGES, translator
+from yacht.web.i18n import DOMAIN, catalog, used_messages, used_plurals, write_template
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -40,5 +40,97 @@ def test_compiled_catalogs_match_their_sources(lang: str) -> None:
 
     po = Path(__file__).parents[2] / "src/yacht/locale" / lang / "LC_MESSAGES/yacht_web.po"
     with po.open("rb") as f:
-        source = {m.id: m.string for m in read_po(f) if m.id and m.string}
+        read = [m for m in read_po(f) if m.id and m.string]
+    source = {m.id: m.string for m in read if isinstance(m.id, str)}
+    plurals = {m.id[0]: list(m.string or ()) for m in read if isinstance(m.id, tuple)}
     assert source == catalog(lang)["messages"], "run pybabel compile -D yacht_web"
+    assert plurals == catalog(lang)["plurals"], "run pybabel compile -D yacht_web"
+
+
+def test_plural_messages_go_into_the_template_with_their_plural(tmp_path: Path) -> None:
+    from babel.messages.pofile import read_po
+
+    plurals = used_plurals()
+    assert plurals["{n} roll"] == "{n} rolls"
+    assert plurals["{name} wins with {n} point!"] == "{name} wins with {n} points!"
+    assert "{n} roll" not in used_messages()
+    pot = tmp_path / "yacht_web.pot"
+    assert write_template(pot) == len(used_messages()) + len(plurals)
+    with pot.open("rb") as f:
+        ids = [m.id for m in read_po(f) if m.id]
+    assert ("{n} die", "{n} dice") in ids and "Roll" in ids
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("lang", [code for code in LANGUAGES if code != "en"])
+def test_every_plural_message_has_both_forms(lang: str) -> None:
+    forms = catalog(lang)["plurals"]
+    for singular, plural in used_plurals().items():
+        assert len(forms.get(singular, [])) == 2, singular
+        for form in forms[singular]:
+            assert set(PLACEHOLDER.findall(form)) == set(PLACEHOLDER.findall(plural)), form
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_catalogs_plural_rule_is_one_then_other(lang: str) -> None:
+    """The page picks a form with Intl.PluralRules: "one" is form 0, anything else form 1.
+    That holds while every catalog says nplurals=2; plural=(n != 1)."""
+    rule = getattr(translator(lang, DOMAIN), "plural", lambda n: int(n != 1))
+    assert [rule(n) for n in range(0, 202)] == [int(n != 1) for n in range(0, 202)]
+
+
+COUNTS = {
+    "fi": {
+        "{n} roll": ["0 heittoa", "1 heitto", "2 heittoa", "5 heittoa"],
+        "{n} die": ["0 noppaa", "1 noppa", "2 noppaa", "5 noppaa"],
+        "{name} scores {n} point": [
+            "Ann saa 0 pistettä",
+            "Ann saa 1 pisteen",
+            "Ann saa 2 pistettä",
+            "Ann saa 5 pistettä",
+        ],
+    },
+    "bg": {
+        "{n} roll": ["0 хвърляния", "1 хвърляне", "2 хвърляния", "5 хвърляния"],
+        "{n} die": ["0 зара", "1 зар", "2 зара", "5 зара"],
+        "{name} scores {n} point": [
+            "Ann печели 0 точки",
+            "Ann печели 1 точка",
+            "Ann печели 2 точки",
+            "Ann печели 5 точки",
+        ],
+    },
+    "nb": {
+        "{n} roll": ["0 kast", "1 kast", "2 kast", "5 kast"],
+        "{n} die": ["0 terninger", "1 terning", "2 terninger", "5 terninger"],
+        "{name} scores {n} point": [
+            "Ann får 0 poeng",
+            "Ann får 1 poeng",
+            "Ann får 2 poeng",
+            "Ann får 5 poeng",
+        ],
+    },
+    "en": {
+        "{n} roll": ["0 rolls", "1 roll", "2 rolls", "5 rolls"],
+        "{n} die": ["0 dice", "1 die", "2 dice", "5 dice"],
+        "{name} scores {n} point": [
+            "Ann scores 0 points",
+            "Ann scores 1 point",
+            "Ann scores 2 points",
+            "Ann scores 5 points",
+        ],
+    },
+}
+
+
+@pytest.mark.parametrize("lang", COUNTS)
+def test_a_count_takes_the_form_of_its_number(lang: str) -> None:
+    plurals = used_plurals()
+    for singular, expected in COUNTS[lang].items():
+        forms = catalog(lang)["plurals"].get(singular, [singular, plurals[singular]])
+        texts = [forms[int(n != 1)].format(n=n, name="Ann") for n in (0, 1, 2, 5)]
+        assert texts == expected
+        gettext = translator(lang, DOMAIN).ngettext
+        assert [
+            gettext(singular, plurals[singular], n).format(n=n, name="Ann") for n in (0, 1, 2, 5)
+        ] == expected

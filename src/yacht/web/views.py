@@ -176,6 +176,10 @@ class Catalog(Model):
     lang: str
     languages: dict[str, str]
     messages: dict[str, str] = Field(description="English text -> translated text")
+    plurals: dict[str, list[str]] = Field(
+        description="English singular -> the forms of a text with a count, in the order of the "
+        "catalog's Plural-Forms (fi, bg, nb: one, other)"
+    )
     categories: dict[Category, str]
 
 

@@ -2,7 +2,7 @@
 // celebrated (a banner; confetti only without prefers-reduced-motion), and short sounds that
 // stay off until the player turns them on.
 import { esc } from "./api.js";
-import { nameHtml, tHtml } from "./markup.js";
+import { nameHtml, tnHtml } from "./markup.js";
 import { categoryLabel, t } from "./i18n.js";
 
 const SOUND = "yacht:sound";
@@ -78,7 +78,7 @@ export function celebrate(box, name, points) {
     : Array.from({ length: 24 }, (_, i) => `<i style="--i:${i};--x:${(i * 37) % 100}"></i>`).join("");
   box.innerHTML =
     `<div class="yacht-banner"><strong>${esc(categoryLabel("yacht"))}!</strong>` +
-    `<span>${tHtml("{name} scores {points}", { name: nameHtml(name), points })}</span></div>${pieces}`;
+    `<span>${tnHtml("{name} scores {n} point", "{name} scores {n} points", points, { name: nameHtml(name) })}</span></div>${pieces}`;
   box.hidden = false;
   clearTimeout(box._timer);
   box._timer = setTimeout(() => (box.hidden = true), 2600);

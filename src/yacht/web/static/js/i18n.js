@@ -1,14 +1,51 @@
 // Texts of the page: gettext domain yacht_web, fetched as JSON from /api/i18n/{lang}.
-// Every call is t(msgid, params) where the msgid is the English text.
+// Every call is t(msgid, params) where the msgid is the English text; a text with a count in it
+// is tn(singular, plural, n, params), and numbers are written by number() and percent().
 const KEY = "yacht:lang";
 let messages = {};
+let plurals = {};
 let categories = {};
 let languages = { en: "English", fi: "Suomi", bg: "Български", nb: "Norsk bokmål" };
 let current = "en";
 
-export function t(msgid, params = {}) {
-  const text = messages[msgid] || msgid;
+function fill(text, params) {
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+export function t(msgid, params = {}) {
+  return fill(messages[msgid] || msgid, params);
+}
+
+// Which of a plural message's forms fits n. The catalogs of en, fi, bg and nb all have
+// Plural-Forms: nplurals=2; plural=(n != 1), i.e. CLDR's "one" then "other" (a test checks
+// that Intl.PluralRules agrees for every language).
+export function pluralForm(n) {
+  return new Intl.PluralRules(current).select(n) === "one" ? 0 : 1;
+}
+
+// The message for the count n ("{n} roll" / "{n} rolls"); params fill its placeholders and n
+// is there as {n} too, written the language's way.
+export function plural(singular, pluralText, n) {
+  const forms = plurals[singular] || [singular, pluralText];
+  return forms[Math.min(pluralForm(n), forms.length - 1)];
+}
+
+export function tn(singular, pluralText, n, params = {}) {
+  return fill(plural(singular, pluralText, n), { n: number(n), ...params });
+}
+
+// A number as the page's language writes it: digits decimals (none by default), "110,2" in fi.
+export function number(value, digits = 0) {
+  return new Intl.NumberFormat(current, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}
+
+// A fraction (0.308) as a percentage: "30,8 %" in fi and nb, "30,8%" in bg and en.
+export function percent(fraction, digits = 0) {
+  return new Intl.NumberFormat(current, {
+    style: "percent",
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(fraction);
 }
 
 export function categoryLabel(category) {
@@ -35,6 +72,7 @@ export async function loadLanguage(code) {
   if (!response.ok) throw new Error(`no texts for ${code}`);
   const data = await response.json();
   messages = data.messages;
+  plurals = data.plurals || {};
   categories = data.categories;
   languages = data.languages;
   current = code;

@@ -2,7 +2,7 @@
 // in a <bdi>, so a right-to-left name cannot reorder the sentence or row around it; a
 // translated message with a {name} in it is escaped part by part, the isolated name put in.
 import { esc } from "./api.js";
-import { t } from "./i18n.js";
+import { number, plural, t } from "./i18n.js";
 
 // Markup already safe to insert (its text escaped), told apart from text that still needs it.
 export class Markup {
@@ -32,8 +32,17 @@ export function namesHtml(names, separator = ", ") {
 // t(msgid, params) as markup: the message's words escaped, each parameter escaped unless it is
 // Markup already (a nameHtml), which goes in as it is.
 export function tHtml(msgid, params = {}) {
+  return fillHtml(t(msgid), params);
+}
+
+// tn(singular, plural, n, params) as markup, as tHtml is to t.
+export function tnHtml(singular, pluralText, n, params = {}) {
+  return fillHtml(plural(singular, pluralText, n), { n: number(n), ...params });
+}
+
+function fillHtml(text, params) {
   return markup(
-    t(msgid)
+    text
       .split(/(\{\w+\})/)
       .map((part, i) => {
         const key = part.slice(1, -1);

@@ -2,7 +2,7 @@
 import { smallDice } from "./dice.js";
 import { categoryLabel, t } from "./i18n.js";
 import { esc } from "./api.js";
-import { markup, nameHtml, tHtml } from "./markup.js";
+import { markup, nameHtml, tHtml, tnHtml } from "./markup.js";
 
 // One event in words (markup, the name isolated). A hold names the faces held (from `dice`, the
 // dice on the table then), never the positions: "held 1 4 5" right after a roll reads as faces.
@@ -15,7 +15,7 @@ export function eventHtml(event, names, dice = null) {
     const faces = heldFaces(args, dice);
     return faces
       ? tHtml("{name} held {dice}", { name, dice: faces.join(" ") })
-      : tHtml("{name} held {count} dice", { name, count: args.length });
+      : tnHtml("{name} held {n} die", "{name} held {n} dice", args.length, { name });
   }
   if (verb === "score") {
     return tHtml("{name} scored {points} in {category}", { name, points: event.points, category: categoryLabel(args[0]) });

@@ -6,7 +6,7 @@ import { setupLanguages, t } from "./i18n.js";
 import { eventHtml } from "./moves.js";
 import { sheetHtml } from "./sheet.js";
 import { playerName } from "./labels.js";
-import { winnersHtml } from "./results.js";
+import { fairText, winnersHtml } from "./results.js";
 
 const id = Number(location.pathname.split("/").filter(Boolean).pop());
 let replay = null;
@@ -77,7 +77,7 @@ async function main() {
     const result = verifyGame(await api(`/api/games/${id}`));
     $("#verdict").className = `verdict ${result.fair ? "ok" : "bad"}`;
     $("#verdict").textContent = result.fair
-      ? t("Fair: all {rolls} rolls ({dice} dice) follow from the revealed seed.", { rolls: result.rolls, dice: result.dice })
+      ? fairText(result)
       : `${t("NOT fair")}: ${result.problems.join("; ")}`;
   };
   document.addEventListener("keydown", (event) => {

@@ -4,17 +4,18 @@ import { biggestLosses, chartSvg } from "./chart.js";
 import { smallDice } from "./dice.js";
 import { verifyGame } from "./fair.js";
 import { checkSeeds, seedLines } from "./fairness-seed.js";
-import { categoryLabel, language, t } from "./i18n.js";
-import { nameHtml, namesHtml, tHtml } from "./markup.js";
+import { categoryLabel, language, number, percent, t, tn } from "./i18n.js";
+import { nameHtml, namesHtml, tnHtml } from "./markup.js";
 
 // Who won, as markup (the names isolated); "" before the end.
 export function winnersHtml(names, totals, winners) {
   if (!winners.length) return "";
   const points = totals[winners[0]];
-  if (winners.length === 1) return tHtml("{name} wins with {points} points!", { name: nameHtml(names[winners[0]]), points });
-  return tHtml("Shared win: {names} with {points} points each!", {
+  if (winners.length === 1) {
+    return tnHtml("{name} wins with {n} point!", "{name} wins with {n} points!", points, { name: nameHtml(names[winners[0]]) });
+  }
+  return tnHtml("Shared win: {names} with {n} point each!", "Shared win: {names} with {n} points each!", points, {
     names: namesHtml(winners.map((w) => names[w]), " & "),
-    points,
   });
 }
 
@@ -118,6 +119,14 @@ export function renderResults(box, table, names, mine, onRematch) {
   wireDecisions(box, g.id, g.review);
 }
 
+// The verdict on dice that check out: "all 36 rolls (150 dice)", each count with its own noun.
+export function fairText(result) {
+  return t("Fair: all {rolls} ({dice}) follow from the revealed seed.", {
+    rolls: tn("{n} roll", "{n} rolls", result.rolls),
+    dice: tn("{n} die", "{n} dice", result.dice),
+  });
+}
+
 export function renderFair(box, table) {
   const g = table.game;
   const finished = g.status === "finished";
@@ -148,7 +157,7 @@ export function renderFair(box, table) {
     result.fair = result.problems.length === 0;
     verdict.className = `verdict ${result.fair ? "ok" : "bad"}`;
     verdict.textContent = result.fair
-      ? t("Fair: all {rolls} rolls ({dice} dice) follow from the revealed seed.", { rolls: result.rolls, dice: result.dice })
+      ? fairText(result)
       : `${t("NOT fair")}: ${result.problems.join("; ")}`;
   });
 }
