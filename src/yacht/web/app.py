@@ -30,6 +30,7 @@ from yacht.web.broadcast import Broadcaster, LocalBroadcaster
 from yacht.web.config import Settings
 from yacht.web.health import router as health_router
 from yacht.web.limits import BodyLimit
+from yacht.web.metrics import router as metrics_router
 from yacht.web.play import GameService
 from yacht.web.routes import router
 from yacht.web.runner import Runner
@@ -91,6 +92,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        service.metrics.start()
         await runner.resume()
         chores = [
             asyncio.create_task(service.sweep()),
@@ -109,6 +111,7 @@ def create_app(
             if close is not None:
                 await close()
             store.close()
+            await service.metrics.stop()
 
     app = FastAPI(
         title="Yacht",
@@ -121,6 +124,7 @@ def create_app(
     app.state.service = service
     app.state.runner = runner
     app.state.settings = settings
+    app.state.metrics = service.metrics
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
@@ -144,6 +148,7 @@ def create_app(
 
     app.include_router(router)
     app.include_router(health_router)
+    app.include_router(metrics_router)
     app.add_middleware(BodyLimit)
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -10,7 +10,8 @@ is written; the caller reloads and decides again. The schema is made by Alembic
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Iterator, Mapping
+import time
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from sqlalchemy import (
+    Connection,
     Engine,
     Table,
     bindparam,
@@ -136,6 +138,15 @@ class Store:
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # Told how long each connection of the hot path waited for the pool (the metrics).
+        self.on_pool_wait: Callable[[float], None] = lambda _seconds: None
+
+    def _connect(self) -> Connection:
+        """A connection from the pool, its wait reported to :attr:`on_pool_wait`."""
+        start = time.perf_counter()
+        connection = self.engine.connect()
+        self.on_pool_wait(time.perf_counter() - start)
+        return connection
 
     def migrate(self) -> None:
         migrate(self.engine)
@@ -156,7 +167,7 @@ class Store:
         Two statements without a transaction around them: a seat that changed in between
         also moved the table's revision, so :meth:`change` refuses a decision made on it.
         """
-        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
+        with self._connect().execution_options(isolation_level="AUTOCOMMIT") as c:
             row = c.execute(_LOAD, {"code": code}).mappings().first()
             if row is None:
                 return None
@@ -252,7 +263,7 @@ class Store:
         Raises :class:`ConflictError` and writes nothing when the table is no longer at ``seen``.
         """
         where = {"b_code": code, "b_seen": seen, "b_revision": seen + 1}
-        with self.engine.begin() as c:
+        with self._connect() as c, c.begin():
             if new_game is None:
                 moved = c.execute(_BUMP, where).first()
             else:  # the current game (the one before the rematch), then the bump

@@ -30,6 +30,7 @@ from yacht.web.config import Settings
 from yacht.web.errors import ERROR_STATUS, TableError, engine_error
 from yacht.web.limits import ClientLimits
 from yacht.web.lobby import checked, opening_rows
+from yacht.web.metrics import Metrics
 from yacht.web.models import GameRow, SeatRow, TableRow
 from yacht.web.schemas import (
     CreateTable,
@@ -84,6 +85,8 @@ class TableService:
         self._locks: dict[str, asyncio.Lock] = {}
         self._lock_users: Counter[str] = Counter()
         self._seen = SnapshotCache()
+        self.metrics = Metrics()
+        store.on_pool_wait = self.metrics.pool_wait.observe
         self.presence = Presence(store, lambda: self.clock())
         self.limits = ClientLimits(
             waiting_per_client=settings.waiting_per_client, waiting_total=settings.waiting_total
@@ -151,6 +154,7 @@ class TableService:
             fresh, conflicts = False, 0
             while True:
                 snap, game, fresh = await self._own(code, fresh)
+                clock = time.perf_counter()
                 try:
                     change = decide(snap, game)
                 except TableError:  # decisions refuse before they change the game
@@ -159,6 +163,9 @@ class TableService:
                         raise
                     fresh = True  # refused on a snapshot that may be stale: ask the database
                     continue
+                finally:
+                    self.metrics.observe("decide", time.perf_counter() - clock)
+                clock = time.perf_counter()
                 try:
                     revision = await asyncio.to_thread(
                         self.store.change,
@@ -175,6 +182,8 @@ class TableService:
                         raise TableError("busy", f"table {code} kept changing; try again") from None
                     fresh = True
                     continue
+                finally:
+                    self.metrics.observe("database", time.perf_counter() - clock)
                 new = applied(
                     snap,
                     revision,
@@ -187,7 +196,9 @@ class TableService:
                 if engine is None and new.game.status != "waiting":  # a decision that did not
                     new, engine = await self.load(code)  # hand over its game: read it
                 self._seen.put(new, engine)
+                clock = time.perf_counter()
                 state = await self._announce(new, engine)
+                self.metrics.observe("publish", time.perf_counter() - clock)
                 break
         self.on_change(code, new, engine)
         return state
