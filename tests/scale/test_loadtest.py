@@ -33,10 +33,37 @@ def test_a_short_run_over_two_processes_plays_without_errors(cluster: Cluster) -
         assert 0 < lat["p50"] <= lat["p95"] <= lat["p99"] <= lat["max"]
 
 
+def test_the_json_report_sums_up_what_each_servers_metrics_showed(cluster: Cluster) -> None:
+    done = loadtest(
+        "--url", cluster.a.url, "--url", cluster.b.url,
+        "--tables", "4", "--duration", "2", "--think", "0.05", "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    assert list(report["servers"]) == [cluster.a.url, cluster.b.url]
+    moved = 0
+    for figures in report["servers"].values():
+        assert set(figures) == {"loop_lag_ms", "gc_pauses", "stages_ms", "pool_wait_ms"}
+        lag = figures["loop_lag_ms"]
+        assert lag["count"] > 0 and lag["p99"] is not None and lag["p99"] <= lag["max"]
+        assert set(figures["gc_pauses"]) == {"0", "1", "2"}
+        for passes in figures["gc_pauses"].values():
+            assert passes["count"] >= 0 and passes["total_ms"] >= 0
+        stages = figures["stages_ms"]
+        assert set(stages) == {"receive", "decide", "database", "publish", "send"}
+        moved += stages["database"]["count"]
+        # a decision refused on a stale snapshot is made again on a fresh read: not stored
+        assert stages["decide"]["count"] >= stages["database"]["count"]
+        assert figures["pool_wait_ms"]["count"] >= stages["database"]["count"]
+    # every action the bots saw broadcast in the window was stored by one of the two
+    assert moved >= report["actions"] > 0
+
+
 def test_the_text_report_names_every_figure(cluster: Cluster) -> None:
     done = loadtest("--url", cluster.a.url, "--tables", "2", "--duration", "1", "--think", "0.1")
     assert done.returncode == 0, done.stderr
-    for word in ("actions:", "/s)", "p50", "p95", "p99", "errors: 0"):
+    words = ("actions:", "/s)", "p50", "p95", "p99", "errors: 0", "loop lag p99", "GC passes gen0")
+    for word in words:
         assert word in done.stdout
 
 

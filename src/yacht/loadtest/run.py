@@ -22,6 +22,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 from yacht.loadtest import MAX_DURATION, MAX_SEATS, MAX_TABLES
+from yacht.loadtest.scrape import compare, scrape
 from yacht.loadtest.stats import Report, Stats
 from yacht.loadtest.target import loopback_url, ws_url
 
@@ -309,6 +310,7 @@ async def run(config: LoadConfig) -> Report:
         # No garbage collection while the clock runs (at most MAX_DURATION): with 1,000 tables
         # its passes paused this process, and so every latency it measures, for 20-230 ms
         # every few seconds. What was set up is frozen first, the rest collected at the end.
+        before = {base: await scrape(client) for base, client in state.clients.items()}
         gc.collect()
         gc.freeze()
         gc.disable()
@@ -322,6 +324,7 @@ async def run(config: LoadConfig) -> Report:
         grace = time.perf_counter() + config.timeout
         while any(s.pending for s in seats) and time.perf_counter() < grace:
             await asyncio.sleep(0.05)
+        after = {base: await scrape(client) for base, client in state.clients.items()}
         watch.cancel()
         for s in seats:
             if s.ws is not None:
@@ -333,6 +336,7 @@ async def run(config: LoadConfig) -> Report:
         for s in seats:
             for task in list(s.tasks):
                 task.cancel()
+        servers = {base: compare(before[base], after[base]) for base in config.urls}
         return Report(
             list(config.urls),
             config.tables,
@@ -341,6 +345,7 @@ async def run(config: LoadConfig) -> Report:
             config.duration,
             setup,
             state.stats,
+            servers,
         )
     finally:
         for s in seats:

@@ -15,6 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from yacht.loadtest import scrape
+
 __all__ = ["Report", "Stats", "percentile"]
 
 
@@ -57,6 +59,7 @@ class Report:
     duration: float  # the measured window, seconds
     setup: float  # seconds to open the tables and connect every seat
     stats: Stats
+    servers: dict[str, Any] = field(default_factory=dict)  # url -> what its /metrics showed
 
     def latency(self, samples: list[float]) -> dict[str, float | None]:
         return {
@@ -87,6 +90,7 @@ class Report:
             "errors": self.error_count,
             "errors_by_kind": dict(s.errors),
             "error_examples": s.examples,
+            "servers": self.servers,
         }
 
     def text(self) -> str:
@@ -107,4 +111,5 @@ class Report:
             f"errors: {data['errors']}" + (f" {data['errors_by_kind']}" if data["errors"] else ""),
         ]
         lines += [f"  {e}" for e in self.stats.examples]
+        lines += [scrape.line(url, figures) for url, figures in self.servers.items()]
         return "\n".join(lines)
