@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from yacht.i18n import LANGUAGES, translator
-from yacht.web.i18n import DOMAIN, catalog, used_messages, used_plurals, write_template
+from yacht.web.i18n import DOMAIN, STATIC, catalog, used_messages, used_plurals, write_template
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -84,30 +84,30 @@ COUNTS = {
         "{n} roll": ["0 heittoa", "1 heitto", "2 heittoa", "5 heittoa"],
         "{n} die": ["0 noppaa", "1 noppa", "2 noppaa", "5 noppaa"],
         "{name} scores {n} point": [
-            "Ann saa 0 pistettä",
-            "Ann saa 1 pisteen",
-            "Ann saa 2 pistettä",
-            "Ann saa 5 pistettä",
+            "Ann merkitsee 0 pistettä",
+            "Ann merkitsee 1 pisteen",
+            "Ann merkitsee 2 pistettä",
+            "Ann merkitsee 5 pistettä",
         ],
     },
     "bg": {
         "{n} roll": ["0 хвърляния", "1 хвърляне", "2 хвърляния", "5 хвърляния"],
         "{n} die": ["0 зара", "1 зар", "2 зара", "5 зара"],
         "{name} scores {n} point": [
-            "Ann печели 0 точки",
-            "Ann печели 1 точка",
-            "Ann печели 2 точки",
-            "Ann печели 5 точки",
+            "Ann записва 0 точки",
+            "Ann записва 1 точка",
+            "Ann записва 2 точки",
+            "Ann записва 5 точки",
         ],
     },
     "nb": {
         "{n} roll": ["0 kast", "1 kast", "2 kast", "5 kast"],
         "{n} die": ["0 terninger", "1 terning", "2 terninger", "5 terninger"],
         "{name} scores {n} point": [
-            "Ann får 0 poeng",
-            "Ann får 1 poeng",
-            "Ann får 2 poeng",
-            "Ann får 5 poeng",
+            "Ann fører 0 poeng",
+            "Ann fører 1 poeng",
+            "Ann fører 2 poeng",
+            "Ann fører 5 poeng",
         ],
     },
     "en": {
@@ -134,3 +134,26 @@ def test_a_count_takes_the_form_of_its_number(lang: str) -> None:
         assert [
             gettext(singular, plurals[singular], n).format(n=n, name="Ann") for n in (0, 1, 2, 5)
         ] == expected
+
+
+HAND_WRITTEN = {
+    "toFixed(": re.compile(r"\.toFixed\("),
+    "a percent sign after a number": re.compile(r"\}\s*%|[\"'`]\s*%\s*[\"'`]|\+\s*[\"'`]\s*%"),
+}
+
+
+def test_the_page_writes_no_number_by_hand() -> None:
+    """Numbers reach the page through i18n.js's number() and percent() (Intl.NumberFormat in the
+    page's language), never toFixed or a "%" glued on: those are English everywhere."""
+    found = []
+    for path in sorted((STATIC / "js").glob("*.js")):
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for what, pattern in HAND_WRITTEN.items():
+                if pattern.search(line):
+                    found.append(f"{path.name}:{i}: {what}: {line.strip()}")
+    assert found == []
+    assert HAND_WRITTEN["toFixed("].search("x.toFixed(1)")
+    assert all(HAND_WRITTEN["a percent sign after a number"].search(s) for s in BAD_PERCENTS)
+
+
+BAD_PERCENTS = ["`${p}%`", 'p + "%"', 't("Accuracy: {accuracy}%")', "(100 * p).toFixed(1) + '%'"]

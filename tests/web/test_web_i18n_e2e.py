@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from babel import Locale
 from playwright.sync_api import Page, expect
 
-from yacht.i18n import LANGUAGES, translator
+from yacht.i18n import LANGUAGES, format_number, format_percent, translator
 from yacht.web.i18n import DOMAIN, used_plurals
 
 from .live import LiveServer
@@ -53,3 +54,28 @@ def test_a_count_takes_the_plural_form_of_the_catalog(
             gettext(singular, plural, n).format(n=n, name="Ann", names="Ann & Bob") for n in COUNTS
         ]
         assert shown == expected, singular
+
+
+NUMBERS = [(110.2, 1), (-19.1, 1), (3.14159, 2), (250, 0), (12345.67, 1), (0.2, 1)]
+PERCENTS = [(0.308, 1), (0.5, 0), (0.0123, 1), (1, 0)]
+SHOWN = {  # what a reader of each language expects, as the issue writes it
+    "en": ("110.2", "30.8%"),
+    "fi": ("110,2", "30,8\xa0%"),
+    "bg": ("110,2", "30,8%"),
+    "nb": ("110,2", "30,8\xa0%"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_numbers_are_written_the_language_way(pages: Pages, server: LiveServer, lang: str) -> None:
+    page = lobby(pages, server, lang)
+    numbers = in_page(page, "return arg.map(([v, d]) => m.number(v, d));", NUMBERS)
+    percents = in_page(page, "return arg.map(([v, d]) => m.percent(v, d));", PERCENTS)
+    assert (numbers[0], percents[0]) == SHOWN[lang]
+    # the page (Intl, the browser's CLDR) and the terminal and command line (Babel) agree, but
+    # for the minus sign: CLDR's for fi and nb is U+2212, which Intl writes and format_number not
+    minus = Locale.parse(lang).number_symbols["latn"]["minusSign"]
+    assert numbers[1] == f"{minus}{numbers[1][1:]}"
+    numbers = [n.replace(minus, "-") for n in numbers]
+    assert numbers == [format_number(v, lang, digits=d) for v, d in NUMBERS]
+    assert percents == [format_percent(v, lang, digits=d) for v, d in PERCENTS]

@@ -2,11 +2,14 @@
 // expected score at the start to the total reached, with a grid, labelled axes, a legend and
 // (once every decision is known) the points where the most was lost.
 import { esc } from "./api.js";
-import { t } from "./i18n.js";
+import { number, t } from "./i18n.js";
 
 const W = 340;
 const H = 170;
 const PAD = { left: 36, right: 12, top: 12, bottom: 30 };
+
+// A coordinate of the drawing, to a tenth of a unit (not shown as a number).
+const at = (v) => Math.round(v * 10) / 10;
 
 function niceStep(span) {
   const raw = span / 4;
@@ -36,7 +39,7 @@ export function chartSvg(series, final, expected, label, decisions = null) {
   for (let v = low; v <= high + 1e-9; v += step) {
     parts.push(
       `<line class="grid" x1="${PAD.left}" y1="${y(v)}" x2="${W - PAD.right}" y2="${y(v)}"/>` +
-        `<text class="tick" x="${PAD.left - 4}" y="${y(v) + 3.5}" text-anchor="end">${Math.round(v)}</text>`,
+        `<text class="tick" x="${PAD.left - 4}" y="${y(v) + 3.5}" text-anchor="end">${number(v)}</text>`,
     );
   }
   // x ticks: the first decision of some turns when known, else every few decisions
@@ -55,15 +58,15 @@ export function chartSvg(series, final, expected, label, decisions = null) {
     );
   }
   const axisName = decisions ? t("Turn") : t("decisions");
-  const points = series.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  const points = series.map((v, i) => `${at(x(i))},${at(y(v))}`).join(" ");
   const losses = decisions ? biggestLosses(decisions) : [];
   const marks = losses
     .map(
       (i) =>
         `<circle class="loss" cx="${x(i + 1)}" cy="${y(series[i + 1])}" r="4.5"><title>${esc(
-          t("Turn {turn}: lost {loss}", { turn: decisions[i].turn, loss: decisions[i].loss.toFixed(1) }),
+          t("Turn {turn}: lost {loss}", { turn: decisions[i].turn, loss: number(decisions[i].loss, 1) }),
         )}</title></circle>` +
-        `<text class="loss-text" x="${x(i + 1)}" y="${y(series[i + 1]) - 8}" text-anchor="middle">−${decisions[i].loss.toFixed(1)}</text>`,
+        `<text class="loss-text" x="${x(i + 1)}" y="${y(series[i + 1]) - 8}" text-anchor="middle">−${number(decisions[i].loss, 1)}</text>`,
     )
     .join("");
   return (

@@ -33,14 +33,14 @@ function lostDecision(d) {
 }
 
 function lossText(d) {
-  const points = d.loss.toFixed(2);
-  return d.chance_loss === null || d.chance_loss === undefined ? points : `${(100 * d.chance_loss).toFixed(1)}% (${points})`;
+  const points = number(d.loss, 2);
+  return d.chance_loss === null || d.chance_loss === undefined ? points : `${percent(d.chance_loss, 1)} (${points})`;
 }
 
 function measureLine(review, player) {
   if (review.measure !== "win") return "";
   const chance = player.chance_loss === null || player.chance_loss === undefined ? "" :
-    `<span>${esc(t("Chance to win lost: {loss}%", { loss: (100 * player.chance_loss).toFixed(1) }))}</span>`;
+    `<span>${esc(t("Chance to win lost: {loss}", { loss: percent(player.chance_loss, 1) }))}</span>`;
   return `<p class="stats"><span>${esc(t("Rated as the hint ranks: by the chance to finish first."))}</span>${chance}</p>`;
 }
 
@@ -57,14 +57,14 @@ function decisionRows(decisions) {
 
 function reviewCard(player, review) {
   const label = t("Expected final total over the game, from {start} to {end}", {
-    start: review.expected.toFixed(0),
-    end: player.total,
+    start: number(review.expected),
+    end: number(player.total),
   });
-  const accuracy = player.accuracy === null ? "—" : player.accuracy.toFixed(0);
+  const accuracy = player.accuracy === null ? "—" : percent(player.accuracy / 100);
   return (
     `<article class="review" data-seat="${player.seat}"><h3>${nameHtml(player.name)} <span class="muted">${player.total}</span></h3>` +
-    `<p class="stats"><span>${esc(t("Points lost: {loss}", { loss: player.loss.toFixed(1) }))}</span>` +
-    `<span>${esc(t("Accuracy: {accuracy}%", { accuracy }))}</span></p>` +
+    `<p class="stats"><span>${esc(t("Points lost: {loss}", { loss: number(player.loss, 1) }))}</span>` +
+    `<span>${esc(t("Accuracy: {accuracy}", { accuracy }))}</span></p>` +
     measureLine(review, player) +
     `<div class="chart-box">${chartSvg(player.series, player.total, review.expected, label)}</div>` +
     `<details data-seat="${player.seat}"><summary>${esc(t("Every decision"))}</summary><div class="table-scroll" tabindex="0" role="region" aria-label="${esc(t("Every decision"))}"><table class="decisions">` +

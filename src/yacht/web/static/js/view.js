@@ -4,7 +4,7 @@ import { esc, setHtml, show, $ } from "./api.js";
 import { cardHtml } from "./card.js";
 import { dieSvg } from "./dice.js";
 import { beep, celebrate, markScore } from "./effects.js";
-import { categoryLabel, t } from "./i18n.js";
+import { categoryLabel, number, percent, t } from "./i18n.js";
 import { nameHtml, tHtml } from "./markup.js";
 import { logHtml, startHtml } from "./moves.js";
 import { panelsHtml, seatsHtml } from "./panels.js";
@@ -305,9 +305,9 @@ export function renderHints() {
     .map(
       (o, i) =>
         `<li class="${i === 0 ? "best" : ""}"><span>${esc(optionText(o))}</span>` +
-        `<span class="expected" title="${esc(t("expected final total"))}">${o.expected_total.toFixed(1)}</span>` +
+        `<span class="expected" title="${esc(t("expected final total"))}">${number(o.expected_total, 1)}</span>` +
         (win
-          ? `<span class="chance" title="${esc(t("chance of winning"))}">${(100 * o.win_probability).toFixed(1)}%</span>`
+          ? `<span class="chance" title="${esc(t("chance of winning"))}">${percent(o.win_probability, 1)}</span>`
           : "") +
         "</li>",
     )
