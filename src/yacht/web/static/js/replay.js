@@ -17,7 +17,9 @@ function render() {
   if (!replay) return;
   const frame = replay.frames[step];
   const last = replay.frames.length - 1;
-  $("#title").textContent = t("Table {code}, game {number}", { code: replay.table, number: replay.number });
+  const title = t("Table {code}, game {number}", { code: replay.table, number: replay.number });
+  $("#title").textContent = title;
+  document.title = `${t("Yacht")} · ${t("Replay")} · ${title}`;
   $("#step-text").innerHTML = String(
     step === last
       ? winnersHtml(replay.players.map(playerName), frame.totals, replay.winners)
@@ -58,6 +60,7 @@ function stop() {
 
 async function main() {
   await setupLanguages($("#lang"), render);
+  document.title = `${t("Yacht")} · ${t("Replay")}`;
   replay = await api(`/api/games/${id}/replay`).catch((error) => {
     $("#title").textContent = error.message;
     return null;

@@ -5,6 +5,7 @@ import { smallDice } from "./dice.js";
 import { verifyGame } from "./fair.js";
 import { checkSeeds, seedLines } from "./fairness-seed.js";
 import { categoryLabel, language, number, percent, t, tn } from "./i18n.js";
+import { playerName } from "./labels.js";
 import { nameHtml, namesHtml, tnHtml } from "./markup.js";
 
 // Who won, as markup (the names isolated); "" before the end.
@@ -62,7 +63,7 @@ function reviewCard(player, review) {
   });
   const accuracy = player.accuracy === null ? "—" : percent(player.accuracy / 100);
   return (
-    `<article class="review" data-seat="${player.seat}"><h3>${nameHtml(player.name)} <span class="muted">${player.total}</span></h3>` +
+    `<article class="review" data-seat="${player.seat}"><h3>${nameHtml(playerName(player.name))} <span class="muted">${player.total}</span></h3>` +
     `<p class="stats"><span>${esc(t("Points lost: {loss}", { loss: number(player.loss, 1) }))}</span>` +
     `<span>${esc(t("Accuracy: {accuracy}", { accuracy }))}</span></p>` +
     measureLine(review, player) +
