@@ -206,7 +206,7 @@ def test_help_is_there_for_every_command() -> None:
     for args in (["--help"], ["score", "--help"], ["rules", "--help"], ["play", "--help"]):
         done = yacht(*args)
         assert done.returncode == 0 and done.stdout.startswith("usage: yacht")
-    assert "pisteytä viisi noppaa kategoriaan" in yacht("--help", lang="fi").stdout
+    assert "laske viiden nopan pisteet kategoriassa" in yacht("--help", lang="fi").stdout
 
 
 def test_lang_accepts_locale_spellings(capsys: pytest.CaptureFixture[str]) -> None:

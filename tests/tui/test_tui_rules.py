@@ -23,13 +23,13 @@ async def test_help_explains_the_presets_rules_in_the_players_language(tmp_path:
     config = TableConfig((Seat("Ann"),), preset="clubhouse", lang="fi")
     app = saved_app(tmp_path, config, Game(config.names, "clubhouse", ScriptedDice([1] * 5)))
     async with app.run_test(size=(80, 24)) as pilot:
-        assert "Klubitalo" in text_of(app, "#topbar")
+        assert "Kerhotalo" in text_of(app, "#topbar")
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         rules = text_of(app, "#help-rules")
         describe = translator("fi", "yacht").gettext
         clubhouse = rules_by_name("clubhouse")
-        assert "Säännöt: Klubitalo" in rules
+        assert "Säännöt: Kerhotalo" in rules
         for category in CATEGORIES:
             assert category_label(category, "fi") in rules
             text = clubhouse.scorers[category].describe(describe)

@@ -16,7 +16,7 @@ from .pages import DESKTOP, PHONE, Pages, serious_violations, shot, wider_than_s
 TEXTS = {
     "en": {"open": "Open the table", "round": "Round {n} of 12", "over": "Game over"},
     "fi": {"open": "Avaa pöytä", "round": "Kierros {n}/12", "over": "Peli päättyi"},
-    "bg": {"open": "Отвори масата", "round": "Рунд {n} от 12", "over": "Край на играта"},
+    "bg": {"open": "Отворете масата", "round": "Рунд {n} от 12", "over": "Край на играта"},
     "nb": {"open": "Åpne bordet", "round": "Runde {n} av 12", "over": "Spillet er slutt"},
 }
 RUNS = [  # every language, both schemes, both widths

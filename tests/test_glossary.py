@@ -1,0 +1,200 @@
+"""The glossary (src/yacht/locale/glossary.toml) over all nine catalogs: wherever an English msgid
+uses a game term, its translation uses the glossary's word; no translation uses a forbidden synonym;
+every translation keeps its msgid's placeholders; the .mo files are compiled from the .po files;
+and docs/translating.md shows the glossary as it is."""
+
+from __future__ import annotations
+
+import gettext
+import io
+import re
+import tomllib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+import yacht
+
+LOCALE = Path(yacht.__file__).parent / "locale"
+GLOSSARY = LOCALE / "glossary.toml"
+DOC = Path(__file__).parents[1] / "docs" / "translating.md"
+LANGS = ("fi", "bg", "nb")
+DOMAINS = ("yacht", "yacht_tui", "yacht_web")
+CATALOGS = [(domain, lang) for domain in DOMAINS for lang in LANGS]
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+@dataclass(frozen=True)
+class Term:
+    name: str
+    english: re.Pattern[str]
+    skip: tuple[re.Pattern[str], ...]
+    words: dict[str, str]
+    accept: dict[str, tuple[re.Pattern[str], ...]]
+    forbid: dict[str, tuple[re.Pattern[str], ...]]
+    domains: tuple[str, ...]  # where the English word has this sense
+
+    def used_in(self, msgid: str) -> bool:
+        """Whether an English msgid uses the term (placeholders and other senses removed)."""
+        for pattern in self.skip:
+            msgid = pattern.sub(" ", msgid)
+        return bool(self.english.search(PLACEHOLDER.sub(" ", msgid)))
+
+    def accepted(self, lang: str, text: str) -> bool:
+        text = PLACEHOLDER.sub(" ", text).lower()
+        return any(p.search(text) for p in self.accept[lang])
+
+    def forbidden(self, lang: str, text: str) -> list[str]:
+        text = PLACEHOLDER.sub(" ", text).lower()
+        return [m.group(0) for p in self.forbid[lang] if (m := p.search(text))]
+
+
+def _patterns(items: list[str]) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p, re.IGNORECASE) for p in items)
+
+
+@cache
+def glossary() -> dict[str, Term]:
+    with GLOSSARY.open("rb") as f:
+        data = tomllib.load(f)
+    everywhere = data.get("en_skip", [])
+    return {
+        name: Term(
+            name=name,
+            english=re.compile(spec["en"], re.IGNORECASE),
+            skip=_patterns(everywhere + spec.get("en_skip", [])),
+            words={lang: spec[lang]["word"] for lang in LANGS},
+            accept={lang: _patterns(spec[lang]["accept"]) for lang in LANGS},
+            forbid={lang: _patterns(spec[lang]["forbid"]) for lang in LANGS},
+            domains=tuple(spec.get("domains", DOMAINS)),
+        )
+        for name, spec in data["terms"].items()
+    }
+
+
+@cache
+def informal() -> dict[str, tuple[re.Pattern[str], ...]]:
+    """Per language, the forms of address it never uses (Bulgarian: the informal singular)."""
+    with GLOSSARY.open("rb") as f:
+        address = tomllib.load(f).get("address", {})
+    return {lang: _patterns(spec["forbid"]) for lang, spec in address.items()}
+
+
+@cache
+def load(domain: str, lang: str) -> Catalog:
+    with (LOCALE / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def pairs(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
+    """(msgid as shown, the English form, one translated form) for every translated entry;
+    a plural entry gives each msgstr form with the singular (form 0) or the plural msgid."""
+    for message in catalog:
+        if not message.id:
+            continue
+        if isinstance(message.id, str):
+            if isinstance(message.string, str) and message.string:
+                yield message.id, message.id, message.string
+            continue
+        singular, plural = message.id[0], message.id[1]
+        for i, form in enumerate(message.string or ()):
+            if form:
+                yield singular, singular if i == 0 else plural, form
+
+
+def problems(domain: str, lang: str, msgid: str, english: str, text: str) -> list[str]:
+    """What the glossary finds wrong with one translation (empty when it is right)."""
+    found = []
+    where = f"{domain} {lang} {msgid!r} -> {text!r}"
+    for term in glossary().values():
+        if domain in term.domains and term.used_in(english) and not term.accepted(lang, text):
+            found.append(f"{where}: the English uses '{term.name}', expected {term.words[lang]!r}")
+        for synonym in term.forbidden(lang, text):
+            found.append(
+                f"{where}: {synonym!r} is a synonym for '{term.name}', use {term.words[lang]!r}"
+            )
+    for pattern in informal().get(lang, ()):
+        if m := pattern.search(text.lower()):
+            found.append(
+                f"{where}: {m.group(0).strip()!r} is the informal address; use the polite plural"
+            )
+    return found
+
+
+def test_every_term_has_a_word_its_own_check_accepts_in_each_language() -> None:
+    terms = glossary()
+    for name in ("category", "roll", "hold", "score", "sheet", "bot", "hint", "review", "seed",
+                 "table", "seat", "rematch", "replay", "roll_off", "undo", "total", "turn",
+                 "round", "point", "die", "player", "game"):  # fmt: skip
+        assert name in terms, f"the glossary has no term {name!r}"
+    for term in terms.values():
+        for lang in LANGS:
+            word = term.words[lang]
+            assert term.accepted(lang, word), f"{term.name} {lang}: {word!r} fails its own accept"
+            assert not term.forbidden(lang, word), f"{term.name} {lang}: {word!r} is forbidden"
+
+
+def test_the_check_finds_a_synonym_a_missing_word_and_accepts_the_right_one() -> None:
+    assert problems("yacht_web", "nb", "bot", "bot", "bot") == []
+    robot = problems("yacht_web", "nb", "bot", "bot", "robot")
+    assert any("'robot' is a synonym for 'bot', use 'bot'" in p for p in robot), robot
+    seed = problems("yacht_web", "bg", "Revealed seed", "Revealed seed", "Разкрито семе")
+    assert any("expected 'начално число'" in p for p in seed), seed
+    assert any("'семе' is a synonym" in p for p in seed), seed
+    # Other senses of an English word are not the term: "yacht replay" is a command name.
+    assert not glossary()["replay"].used_in("Stored: yacht replay {id}")
+    assert glossary()["replay"].used_in("Replay of game {id}")
+    # Inflected forms count: Finnish "heittoja", Bulgarian "хвърлянията".
+    assert problems("yacht", "fi", "roll first", "roll first", "heittoja ensin") == []
+    assert problems("yacht", "bg", "roll first", "roll first", "първо хвърлянията") == []
+    # Bulgarian speaks to the player in the polite plural only.
+    assert problems("yacht_web", "bg", "Roll", "Roll", "Хвърлете") == []
+    informal_roll = problems("yacht_web", "bg", "Roll", "Roll", "Хвърли")
+    assert any("informal address" in p for p in informal_roll), informal_roll
+    assert problems("yacht_web", "bg", "{name} rolled {dice}", "{name} rolled {dice}",
+                    "{name} хвърли {dice}") == []  # fmt: skip
+
+
+@pytest.mark.parametrize(("domain", "lang"), CATALOGS)
+def test_translations_use_the_glossary_words(domain: str, lang: str) -> None:
+    found = [
+        problem
+        for msgid, english, text in pairs(load(domain, lang))
+        for problem in problems(domain, lang, msgid, english, text)
+    ]
+    assert not found, f"{len(found)} glossary problems:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize(("domain", "lang"), CATALOGS)
+def test_translations_keep_the_placeholders_of_their_msgid(domain: str, lang: str) -> None:
+    found = []
+    for msgid, english, text in pairs(load(domain, lang)):
+        got, want = sorted(PLACEHOLDER.findall(text)), sorted(PLACEHOLDER.findall(english))
+        if got != want:
+            found.append(f"{domain} {lang} {msgid!r} -> {text!r}: placeholders {got}, not {want}")
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize(("domain", "lang"), CATALOGS)
+def test_the_mo_file_is_compiled_from_the_po_file(domain: str, lang: str) -> None:
+    fresh = io.BytesIO()
+    write_mo(fresh, load(domain, lang))
+    fresh.seek(0)
+    compiled = gettext.GNUTranslations(fresh)._catalog  # type: ignore[attr-defined]
+    with (LOCALE / lang / "LC_MESSAGES" / f"{domain}.mo").open("rb") as f:
+        committed = gettext.GNUTranslations(f)._catalog  # type: ignore[attr-defined]
+    compiled.pop("", None)  # the header: babel stamps a fresh POT-Creation-Date on reading
+    committed.pop("", None)
+    stale = sorted(
+        str(k) for k in compiled.keys() | committed.keys() if compiled.get(k) != committed.get(k)
+    )
+    assert not stale, (
+        f"{domain} {lang}: the .mo differs from the .po in {len(stale)} messages, e.g. {stale[:3]};"
+        f" run .venv/bin/pybabel compile -d src/yacht/locale -D {domain}"
+    )
