@@ -44,9 +44,9 @@ PERCENT = {"fi": r"\d\u00a0%", "bg": r"\d%", "nb": r"\d\u00a0%"}
 class Seat:
     """Ann's seat at a table against the medium bot, played through the REST API."""
 
-    def __init__(self, http: httpx.Client) -> None:
+    def __init__(self, http: httpx.Client, *more: dict[str, str]) -> None:
         self.http = http
-        seats = [{"kind": "human"}, {"kind": "bot", "bot": "medium"}]
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "medium"}, *more]
         self.code: str = http.post("/api/tables", json={"seats": seats}).json()["code"]
         joined = http.post(f"/api/tables/{self.code}/join", json={"seat": 0, "name": "Ann"})
         self.token: str = joined.json()["token"]
@@ -85,9 +85,11 @@ class Seat:
 
 
 @pytest.fixture(scope="module")
-def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, Seat, Seat]]:
-    """One server for the module: a finished game with its review, and a game mid-way with
-    Ann to roll again (dice on the table)."""
+def tables(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[LiveServer, Seat, Seat, Seat]]:
+    """One server for the module: a finished game with its review, a game mid-way with Ann to
+    roll again (dice on the table), and a table waiting for a second person."""
     server = LiveServer(tmp_path_factory.mktemp("english") / "yacht.sqlite3", bot_delay=0)
     server.start()
     with httpx.Client(base_url=server.url, timeout=120) as http:
@@ -98,7 +100,8 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServe
         playing.play_turns(3)
         playing.wait(lambda g: g["current"] == 0)
         playing.act({"kind": "roll"})
-        yield server, done, playing
+        waiting = Seat(http, {"kind": "human"})
+        yield server, done, playing, waiting
     server.stop()
 
 
@@ -126,16 +129,21 @@ def save_text(name: str, text: str) -> None:
 
 @pytest.mark.parametrize("lang", ["fi", "bg", "nb"])
 def test_every_page_speaks_the_language(
-    pages: Pages, tables: tuple[LiveServer, Seat, Seat], lang: str
+    pages: Pages, tables: tuple[LiveServer, Seat, Seat, Seat], lang: str
 ) -> None:
-    server, done, playing = tables
+    server, done, playing, waiting = tables
     found: dict[str, list[str]] = {}
 
     page = pages.open(server.url + "/", lang=lang)
     expect(page.locator("#open")).to_be_enabled()
-    expect(page.locator("#open-tables li").first).to_be_visible()
-    found["lobby"] = english(page, lang)
+    expect(page.locator(f"#open-tables a[href='/t/{waiting.code}']")).to_be_visible()
+    found["lobby"] = english(page, lang, waiting.code)
     shot(page, f"english-{lang}-1-lobby", full=True)
+
+    page = pages.open(f"{server.url}/t/{waiting.code}", lang=lang)
+    expect(page.locator("#join button").first).to_be_visible()
+    found["waiting table"] = english(page, lang, waiting.code)
+    shot(page, f"english-{lang}-1-waiting", full=True)
 
     seats = {playing.code: {0: playing.token}}
     page = pages.open(f"{server.url}/t/{playing.code}", lang=lang, seats=seats)
@@ -181,8 +189,10 @@ def test_every_page_speaks_the_language(
     assert {where: words for where, words in found.items() if words} == {}
 
 
-def test_the_tab_titles_are_translated(pages: Pages, tables: tuple[LiveServer, Seat, Seat]) -> None:
-    server, done, playing = tables
+def test_the_tab_titles_are_translated(
+    pages: Pages, tables: tuple[LiveServer, Seat, Seat, Seat]
+) -> None:
+    server, done, playing, _ = tables
     game_id = done.game()["id"]
     titles = {
         "/games": "Yacht · Päättyneet pelit",
