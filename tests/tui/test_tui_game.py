@@ -50,7 +50,7 @@ async def test_a_full_game_against_the_medium_bot(data_dir: Path) -> None:
         await pilot.press("space")
         assert game.dice is not None and game.rolls_left == 1
         assert (game.dice[0], game.dice[2]) == (first[0], first[2])
-        assert "Rolls left: 1" in text_of(app, "#turn-info")
+        assert "1 roll left" in text_of(app, "#turn-info")
 
         # The hint panel lists the best options with the expected final total and, against
         # the bot, the chance of winning.

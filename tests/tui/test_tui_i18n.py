@@ -20,13 +20,15 @@ SOURCES = [SRC / "tui", SRC / "cli" / "tui.py"]
 LANGS = ["fi", "bg", "nb"]
 
 
-def _messages() -> set[str]:
-    """Every message marked in the terminal game's sources (``_()`` and ``N_()``)."""
-    found: set[str] = set()
+def _messages() -> set[str | tuple[str, ...]]:
+    """Every message marked in the terminal game's sources (``_()``, ``N_()``, and
+    ``ngettext()`` as a (singular, plural) pair)."""
+    found: set[str | tuple[str, ...]] = set()
+    keywords = {"_": None, "N_": None, "ngettext": (1, 2)}
     for source in SOURCES:
         if source.is_dir():
-            items = extract_from_dir(source, keywords={"_": None, "N_": None})
-            found |= {str(item[2]) for item in items}
+            items = extract_from_dir(source, keywords=keywords)
+            found |= {item[2] if isinstance(item[2], tuple) else str(item[2]) for item in items}
         else:
             text = source.read_text(encoding="utf-8")
             found |= set(re.findall(r'\b_\("((?:[^"\\]|\\.)*)"\)', text))
@@ -46,11 +48,22 @@ def test_every_message_is_translated_and_compiled(lang: str) -> None:
     with po.open("rb") as f:
         catalog = read_po(f)
     translated = {m.id: m.string for m in catalog if m.id}
-    missing = sorted(m for m in _messages() if not translated.get(m))
+    missing = sorted(str(m) for m in _messages() if not _complete(translated.get(m)))
     assert missing == []
     compiled = translator(lang, DOMAIN)
     for msgid, text in translated.items():
-        assert compiled.gettext(str(msgid)) == text
+        if isinstance(msgid, tuple):  # both forms, as the catalog's plural rule picks them
+            assert isinstance(text, tuple)
+            assert compiled.ngettext(msgid[0], msgid[1], 1) == text[0]
+            assert compiled.ngettext(msgid[0], msgid[1], 5) == text[1]
+        else:
+            assert compiled.gettext(str(msgid)) == text
+
+
+def _complete(text: str | tuple[str, ...] | list[str] | None) -> bool:
+    """A translation with every form filled in."""
+    forms = text if isinstance(text, tuple | list) else (text,)
+    return all(forms)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -50,7 +50,7 @@ async def test_closing_mid_turn_and_resuming_restores_the_exact_game(data_dir: P
         assert again.config.lang == "en" and again.config.names == ["You", "Medium bot"]
         held = [s.position for s in again.screen.query(DieSlot) if s.has_class("-held")]
         assert held == [1, 3, 4]
-        assert "Rolls left: 1" in text_of(again, "#turn-info")
+        assert "1 roll left" in text_of(again, "#turn-info")
         # The dice go on exactly where they stopped: the same as the saved game's next roll.
         expected = Game.from_json(saved)
         expected.apply("roll")

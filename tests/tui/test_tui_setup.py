@@ -121,4 +121,4 @@ async def test_language_switch_redraws_the_setup_in_finnish(tmp_path: Path) -> N
         await pilot.press("enter")  # Start has the focus: Enter starts
         assert isinstance(app.screen, TableScreen)
         assert "Kierros 1/12" in text_of(app, "#topbar")
-        assert "Heittoja jäljellä: 3" in text_of(app, "#turn-info")
+        assert "3 heittoa jäljellä" in text_of(app, "#turn-info")

@@ -12,6 +12,7 @@ from textual.widgets import Select
 from yacht.bots import Bot
 from yacht.dice import ScriptedDice
 from yacht.game import Game, TurnView
+from yacht.i18n import format_percent
 from yacht.rules import Rules
 from yacht.strategy import Hint, Solution, hint_for_view
 from yacht.strategy.win import WinHint, win_hint_for_view
@@ -101,7 +102,7 @@ async def test_heads_up_endgame_hint_is_marked_exact_in_finnish(tmp_path: Path) 
         assert hint.exact
         lines = _hint_lines(app)
         assert lines[0].split() == ["yht.", "P(voitto)"]
-        assert lines[1].split()[-1] == f"{hint.best.win_probability:.1%}"
+        assert lines[1].endswith(format_percent(hint.best.win_probability, "fi"))  # 48,4 %
         assert lines[-1] == "P(voitto) on tarkka: loppupeli on ratkaistu."
         log = app.screen.query_one("#log", EventLog)
         assert log.lines  # the table is alive: the resume line is there

@@ -5,13 +5,14 @@ Text only (no Textual), so ``yacht replay --plain`` uses it too.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from yacht.i18n import category_label
+from yacht.i18n import category_label, format_number, format_percent
 from yacht.rules import Category
 from yacht.tui.seats import Seat
-from yacht.tui.text import gettext_for
+from yacht.tui.text import gettext_for, ngettext_for
 
 if TYPE_CHECKING:
     from yacht.review import Decision, Review
@@ -56,26 +57,38 @@ def option_text(option: Choice, lang: str) -> str:
     )
 
 
-def amount(value: float, *, percent: bool = False) -> str:
-    """A loss as shown: one decimal, or two significant digits when that would read 0.0
-    (a loss is never shown as nothing).
+def amount(value: float, lang: str = "en", *, percent: bool = False) -> str:
+    """A loss as the language writes numbers: one decimal, or two significant digits when
+    that would read 0.0 (a loss is never shown as nothing).
 
     >>> amount(6.06), amount(0.0031), amount(0.00031, percent=True), amount(0.0), amount(1e-7)
     ('6.1', '0.0031', '0.031%', '0.0', '<0.001')
+    >>> amount(6.06, "fi"), amount(0.00031, "nb", percent=True), amount(0.25, "bg", percent=True)
+    ('6,1', '0,031\xa0%', '25,0%')
     """
     x = value * 100 if percent else value
+
+    def shown(number: float, digits: int) -> str:
+        if percent:
+            return format_percent(number / 100, lang, digits=digits)
+        return format_number(number, lang, digits=digits)
+
     if x >= 0.05 or x == 0:
-        return f"{x:.1f}" + ("%" if percent else "")
-    return (f"{x:.2g}" if x >= 0.001 else "<0.001") + ("%" if percent else "")
+        return shown(x, 1)
+    if x >= 0.001:
+        return shown(x, 1 - math.floor(math.log10(x)))
+    return "<" + shown(0.001, 3)
 
 
 def loss_text(decision: Decision, lang: str) -> str:
     """What a decision gave up: the measure the hint used, and the points beside it."""
     _ = gettext_for(lang)
-    points = amount(decision.points_loss)
+    # a number with decimals always takes the plural ("1.0 points", "1,0 pistettä"; CLDR:
+    # other), so these lines need no ngettext
+    points = amount(decision.points_loss, lang)
     if decision.measure == "points":
         return _("-{points} points").format(points=points)
-    chance = amount(decision.loss, percent=True)
+    chance = amount(decision.loss, lang, percent=True)
     if decision.measure == "win":
         return _("-{chance} to win, -{points} points").format(chance=chance, points=points)
     return _("-{chance} to reach the target, -{points} points").format(chance=chance, points=points)
@@ -112,6 +125,7 @@ def summary_lines(
     """How decisions are rated, then for every human seat (every seat with ``everyone``):
     accuracy, what was lost, and the costliest decisions."""
     _ = gettext_for(lang)
+    ngettext = ngettext_for(lang)
     lines: list[str] = [measure_line(review, lang)]
     for summary in review.players:
         if seats[summary.player].is_bot and not everyone:
@@ -119,14 +133,14 @@ def summary_lines(
         if summary.accuracy is None:  # no decision yet
             lines.append(_("{name}: no decisions yet").format(name=summary.name))
             continue
-        lines.append(
-            _("{name}: accuracy {accuracy:.0f}%").format(
-                name=summary.name, accuracy=summary.accuracy
-            )
-        )
-        lost = _("{points} points lost in {n} decisions").format(
-            points=amount(summary.points_loss), n=summary.decisions
-        )  # chances lost one by one do not add up to a chance: they are shown per decision
+        accuracy = format_percent(summary.accuracy / 100, lang, digits=0)
+        lines.append(_("{name}: accuracy {accuracy}").format(name=summary.name, accuracy=accuracy))
+        lost = ngettext(
+            "{points} points lost in {n} decision",
+            "{points} points lost in {n} decisions",
+            summary.decisions,
+        ).format(points=amount(summary.points_loss, lang), n=summary.decisions)
+        # chances lost one by one do not add up to a chance: they are shown per decision
         lines.append(" " + lost)
         mine = [d for d in review.decisions if d.player == summary.player and not d.accurate]
         for decision in sorted(mine, key=lambda d: (-d.loss, -d.points_loss))[:worst]:

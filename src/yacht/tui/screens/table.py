@@ -28,7 +28,7 @@ from yacht.tui.rules_text import preset_label
 from yacht.tui.screens.dialogs import ConfirmScreen, HelpScreen, HintScreen
 from yacht.tui.screens.size import SizeGuard
 from yacht.tui.table import Table
-from yacht.tui.text import gettext_for
+from yacht.tui.text import gettext_for, ngettext_for
 from yacht.tui.widgets.dice import DiceTray, DieSlot
 from yacht.tui.widgets.panels import EventLog, HintPanel, KeyBar
 from yacht.tui.widgets.sheet import Sheet, SheetRow
@@ -168,7 +168,11 @@ class TableScreen(SizeGuard):
         big = width >= BIG_WIDTH and height >= BIG_HEIGHT
         self.set_class(big, "-big")
         self.query_one(DiceTray).set_class(big, "-big")
-        self.query_one(Sheet).fit(width // 2 - 2 if width >= GROW_WIDTH else 0)
+        sheet = self.query_one(Sheet)
+        if width >= GROW_WIDTH:
+            sheet.fit(width // 2 - 2)
+        else:  # long names are cut so the hint opens beside the sheet, if a cut can do it
+            sheet.fit(0, limit=width - self.hint_room() if self.table.config.hints else None)
         if self.is_mounted:
             self.refresh_table()
         self.follow_log()
@@ -205,7 +209,10 @@ class TableScreen(SizeGuard):
         else:
             status = _("playing…") if self.bot_playing else _("waits for R")
         left = "●" * g.rolls_left + "○" * g.rolls_used
-        rolls = escape(_("Rolls left: {n}").format(n=g.rolls_left))
+        ngettext = ngettext_for(self.lang)
+        rolls = escape(
+            ngettext("{n} roll left", "{n} rolls left", g.rolls_left).format(n=g.rolls_left)
+        )
         turn = f"[b]▶ {escape(g.current_name)}[/b] · {escape(status)}\n{rolls}  {left}"
         self.put("#turn-info", turn)
         for button in self.query(Button):
@@ -361,9 +368,7 @@ class TableScreen(SizeGuard):
         self.hint_visible = not self.hint_visible
         self.hint_version = -1
         sheet = self.query_one(Sheet)
-        chance = self.table.config.target is not None or len(self.table.seats) > 1
-        room = HINT_WIDTH + (CHANCE_WIDTH if chance else 0)
-        if self.hint_visible and self.size.width - sheet.outer_size.width < room:
+        if self.hint_visible and self.size.width - sheet.outer_size.width < self.hint_room():
 
             def closed(_: None) -> None:
                 self.hint_visible = False
@@ -374,6 +379,11 @@ class TableScreen(SizeGuard):
         if self.hint_visible:
             self.update_hint()
         self.follow_log()
+
+    def hint_room(self) -> int:
+        """The columns the hint panel needs beside the sheet."""
+        chance = self.table.config.target is not None or len(self.table.seats) > 1
+        return HINT_WIDTH + (CHANCE_WIDTH if chance else 0)
 
     def hint_panel(self) -> HintPanel:
         screen = self.app.screen

@@ -9,6 +9,7 @@ from textual.events import Resize
 from textual.markup import escape
 from textual.widgets import RichLog, Static
 
+from yacht.i18n import format_number, format_percent
 from yacht.tui.keys import TABLE_KEYS
 from yacht.tui.reviews import Choice, option_text
 from yacht.tui.text import gettext_for
@@ -82,13 +83,16 @@ class HintPanel(Static):
         chance: str | None,
     ) -> list[str]:
         """A head line, then one line per option: rank, option, total and the chance column
-        (each column as wide as its head, at least as wide as its numbers: 375.0, 100.0%)."""
-        _ = gettext_for(table.config.lang)
+        (each column as wide as its head, at least as wide as its numbers: 375.0, 100.0%),
+        the numbers written the language's way (110,2 and 30,8 % in Finnish)."""
+        lang = table.config.lang
+        _ = gettext_for(lang)
         banked = table.game.view().banked
-        texts = [option_text(o, table.config.lang) for o, _e, _p in rows]
+        texts = [option_text(o, lang) for o, _e, _p in rows]
         width = min(max(len(t) for t in texts), 26)
         total = _("total")
-        sums, odds = max(5, len(total)), max(6, len(chance or ""))
+        widest = len(format_percent(1.0, lang))
+        sums, odds = max(5, len(total)), max(widest, len(chance or ""))
         head = " " * (width + 4) + f"{total:>{sums}}"
         if chance is not None:
             head += f" {chance:>{odds}}"
@@ -96,9 +100,9 @@ class HintPanel(Static):
         for rank, ((_o, expected, probability), text) in enumerate(
             zip(rows, texts, strict=True), start=1
         ):
-            line = f"{rank}. {text:<{width}} {banked + expected:{sums}.1f}"
+            line = f"{rank}. {text:<{width}} {format_number(banked + expected, lang):>{sums}}"
             if chance is not None and probability is not None:
-                line += f" {probability:{odds}.1%}"
+                line += f" {format_percent(probability, lang):>{odds}}"
             lines.append(escape(line) if rank > 1 else f"[b]{escape(line)}[/b]")
         return lines
 

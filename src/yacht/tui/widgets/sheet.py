@@ -18,13 +18,14 @@ from yacht.rules import CATEGORIES, Category
 from yacht.sheet import sheet_rows
 from yacht.tui.text import gettext_for
 
-__all__ = ["CATEGORY_KEYS", "Sheet", "SheetRow", "column_width"]
+__all__ = ["CATEGORY_KEYS", "Sheet", "SheetRow", "column_width", "label_width", "squeeze"]
 
 CATEGORY_KEYS: dict[Category, str] = dict(zip(CATEGORIES, "abcdefgijklm", strict=True))
 """The letter that scores each category (h is the hint key, so it is skipped)."""
 
 KEY_WIDTH = 3
-LABEL_WIDTH = 16
+LABEL_WIDTH = 16  # the most a label takes at 80 columns (English "Little Straight" and a space)
+NAME_FLOOR = 10  # a name column is not squeezed below this (8 letters of the name)
 
 
 def column_width(name: str, players: int) -> int:
@@ -35,6 +36,37 @@ def column_width(name: str, players: int) -> int:
     """
     widest = {1: 18, 2: 18, 3: 12, 4: 9}.get(players, 7)
     return max(6, min(len(name) + 2, widest))
+
+
+def label_width(game: Game, lang: str) -> int:
+    """Width of the label column: the language's longest label and a space, at most
+    :data:`LABEL_WIDTH` (Finnish labels are short, which leaves room for the names).
+
+    >>> from yacht.game import Game
+    >>> label_width(Game(["Ann"]), "en"), label_width(Game(["Ann"]), "fi")
+    (16, 12)
+    """
+    _ = gettext_for(lang)
+    labels = [category_label(c, lang) for c in CATEGORIES] + [_("Category"), _("Total")]
+    if game.rules.upper_bonus is not None:
+        labels.append(_("Bonus +{points}").format(points=game.rules.upper_bonus.points))
+    return min(LABEL_WIDTH, max(len(label) for label in labels) + 1)
+
+
+def squeeze(widths: list[int], room: int) -> list[int] | None:
+    """Name columns narrowed, the widest first, to fit ``room`` columns together; None when
+    that would take a column below :data:`NAME_FLOOR`.
+
+    >>> squeeze([6, 18], 21), squeeze([6, 18], 30), squeeze([12, 12, 12], 21)
+    ([6, 15], [6, 18], None)
+    """
+    out = list(widths)
+    while sum(out) > room:
+        widest = max(range(len(out)), key=lambda p: out[p])
+        if out[widest] <= NAME_FLOOR:
+            return None
+        out[widest] -= 1
+    return out
 
 
 def clip(name: str, width: int) -> str:
@@ -84,7 +116,7 @@ class Sheet(Vertical):
         self.show_cursor = show_cursor
         n = len(game.players)
         self.widths = [column_width(name, n) for name in game.players]
-        self.label_width = LABEL_WIDTH
+        self.label_width = label_width(game, lang)
 
     @property
     def row_width(self) -> int:
@@ -95,21 +127,25 @@ class Sheet(Vertical):
         row.styles.width = self.row_width
         return row
 
-    def fit(self, room: int) -> None:
+    def fit(self, room: int, *, limit: int | None = None) -> None:
         """Use up to ``room`` columns: wider labels and whole names on a large terminal,
-        the 80-column widths otherwise."""
+        the 80-column widths otherwise. With ``limit``, long names are cut (an ellipsis
+        marks it) so the sheet takes at most ``limit`` columns, if that leaves every name
+        column :data:`NAME_FLOOR` wide; else the sheet keeps its widths."""
         n = len(self.game.players)
         widths = [column_width(name, n) for name in self.game.players]
-        label = LABEL_WIDTH
+        label = base = label_width(self.game, self.lang)
         spare = room - (KEY_WIDTH + label + sum(widths))
         if spare > 0:
             label += min(4, spare)
-            spare -= label - LABEL_WIDTH
+            spare -= label - base
             for p, name in enumerate(self.game.players):
                 wanted = min(max(len(name) + 4, 10), 24) - widths[p]
                 grow = max(0, min(wanted, spare // max(1, n - p)))
                 widths[p] += grow
                 spare -= grow
+        if limit is not None:
+            widths = squeeze(widths, limit - KEY_WIDTH - label) or widths
         if (widths, label) == (self.widths, self.label_width):
             return
         self.widths, self.label_width = widths, label
