@@ -20,11 +20,12 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 import yacht
+from yacht.i18n import LANGUAGES
 
 LOCALE = Path(yacht.__file__).parent / "locale"
 GLOSSARY = LOCALE / "glossary.toml"
 DOC = Path(__file__).parents[1] / "docs" / "translating.md"
-LANGS = ("fi", "bg", "nb")
+LANGS = tuple(lang for lang in LANGUAGES if lang != "en")
 DOMAINS = ("yacht", "yacht_tui", "yacht_web")
 CATALOGS = [(domain, lang) for domain in DOMAINS for lang in LANGS]
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -33,12 +34,14 @@ PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 @dataclass(frozen=True)
 class Term:
     name: str
+    note: str
     english: re.Pattern[str]
     skip: tuple[re.Pattern[str], ...]
     words: dict[str, str]
     accept: dict[str, tuple[re.Pattern[str], ...]]
     forbid: dict[str, tuple[re.Pattern[str], ...]]
     domains: tuple[str, ...]  # where the English word has this sense
+    why: dict[str, str]
 
     def used_in(self, msgid: str) -> bool:
         """Whether an English msgid uses the term (placeholders and other senses removed)."""
@@ -67,11 +70,13 @@ def glossary() -> dict[str, Term]:
     return {
         name: Term(
             name=name,
+            note=spec["note"],
             english=re.compile(spec["en"], re.IGNORECASE),
             skip=_patterns(everywhere + spec.get("en_skip", [])),
-            words={lang: spec[lang]["word"] for lang in LANGS},
-            accept={lang: _patterns(spec[lang]["accept"]) for lang in LANGS},
-            forbid={lang: _patterns(spec[lang]["forbid"]) for lang in LANGS},
+            words={lang: spec[lang]["word"] for lang in LANGS if lang in spec},
+            accept={lang: _patterns(spec[lang]["accept"]) for lang in LANGS if lang in spec},
+            forbid={lang: _patterns(spec[lang]["forbid"]) for lang in LANGS if lang in spec},
+            why={lang: spec[lang]["why"] for lang in LANGS if lang in spec},
             domains=tuple(spec.get("domains", DOMAINS)),
         )
         for name, spec in data["terms"].items()
@@ -113,6 +118,8 @@ def problems(domain: str, lang: str, msgid: str, english: str, text: str) -> lis
     found = []
     where = f"{domain} {lang} {msgid!r} -> {text!r}"
     for term in glossary().values():
+        if lang not in term.words:
+            continue  # test_every_term_has_a_word... reports it
         if domain in term.domains and term.used_in(english) and not term.accepted(lang, text):
             found.append(f"{where}: the English uses '{term.name}', expected {term.words[lang]!r}")
         for synonym in term.forbidden(lang, text):
@@ -135,6 +142,7 @@ def test_every_term_has_a_word_its_own_check_accepts_in_each_language() -> None:
         assert name in terms, f"the glossary has no term {name!r}"
     for term in terms.values():
         for lang in LANGS:
+            assert lang in term.words, f"add [terms.{term.name}.{lang}] to {GLOSSARY.name}"
             word = term.words[lang]
             assert term.accepted(lang, word), f"{term.name} {lang}: {word!r} fails its own accept"
             assert not term.forbidden(lang, word), f"{term.name} {lang}: {word!r} is forbidden"
@@ -198,3 +206,52 @@ def test_the_mo_file_is_compiled_from_the_po_file(domain: str, lang: str) -> Non
         f"{domain} {lang}: the .mo differs from the .po in {len(stale)} messages, e.g. {stale[:3]};"
         f" run .venv/bin/pybabel compile -d src/yacht/locale -D {domain}"
     )
+
+
+START, END = "<!-- glossary:start -->", "<!-- glossary:end -->"
+
+
+def _cell(text: str) -> str:
+    """Text for a table cell (a pipe in a code span needs no escape, and gets none)."""
+    return text.replace("|", "\\|")
+
+
+def glossary_markdown() -> str:
+    """The glossary as docs/translating.md shows it: a table per language."""
+    terms = glossary()
+    lines = []
+    for lang in LANGS:
+        lines += [
+            "",
+            f"### {LANGUAGES[lang]} ({lang})",
+            "",
+            "| term | the game's meaning | word | never | why |",
+            "|---|---|---|---|---|",
+        ]
+        for term in terms.values():
+            never = ", ".join(f"`{p.pattern}`" for p in term.forbid[lang]) or "-"
+            name, word = term.name.replace("_", " "), _cell(term.words[lang])
+            lines.append(
+                f"| {name} | {_cell(term.note)} | **{word}** | {never} | {_cell(term.why[lang])} |"
+            )
+    return (
+        "\n" + "\n".join(lines) + "\n\n"
+    )  # blank lines around the tables, apart from the comments
+
+
+def test_the_translators_guide_shows_the_glossary_as_it_is() -> None:
+    doc = DOC.read_text(encoding="utf-8")
+    assert START in doc and END in doc, f"{DOC} has no {START} ... {END} section"
+    shown = doc.split(START, 1)[1].split(END, 1)[0]
+    assert shown == glossary_markdown(), (
+        f"{DOC.name} shows an old glossary: run `python tests/test_glossary.py` to rewrite it"
+    )
+
+
+if __name__ == "__main__":  # python tests/test_glossary.py: rewrite the glossary in the guide
+    doc = DOC.read_text(encoding="utf-8")
+    head, rest = doc.split(START, 1)
+    DOC.write_text(
+        head + START + glossary_markdown() + END + rest.split(END, 1)[1], encoding="utf-8"
+    )
+    print(f"{DOC}: glossary of {len(glossary())} terms in {', '.join(LANGS)}")
