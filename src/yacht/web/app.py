@@ -110,6 +110,7 @@ def create_app(
             close = getattr(service.broadcaster, "aclose", None)
             if close is not None:
                 await close()
+            await store.aclose()
             store.close()
             await service.metrics.stop()
 

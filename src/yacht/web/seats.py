@@ -84,7 +84,7 @@ class Presence:
 
     async def _touch(self, code: str, seats: list[int], when: datetime) -> None:
         try:
-            await asyncio.to_thread(self.store.touch, code, seats, when)
+            await self.store.atouch(code, seats, when)
         except Exception:  # a missed note only shortens someone's grace period
             log.exception("table %s: could not note seats %s as seen", code, seats)
 

@@ -9,6 +9,7 @@ is written; the caller reloads and decides again. The schema is made by Alembic
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
@@ -34,6 +35,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session, sessionmaker
 
 from yacht.web.models import GameRow, SeatRow, TableRow
+from yacht.web.pg import Direct
 
 __all__ = ["ConflictError", "Store", "TableSnapshot", "migrate", "now"]
 
@@ -140,6 +142,14 @@ class Store:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         # Told how long each connection of the hot path waited for the pool (the metrics).
         self.on_pool_wait: Callable[[float], None] = lambda _seconds: None
+        # On PostgreSQL (psycopg) the hot path runs in the event loop (see pg.py);
+        # YACHT_PG_DIRECT=0 sends it through worker threads like everything else.
+        self.direct: Direct | None = None
+        dialect = self.engine.dialect
+        postgres = (dialect.name, dialect.driver) == ("postgresql", "psycopg")
+        if postgres and os.environ.get("YACHT_PG_DIRECT", "1") != "0":
+            self.direct = Direct(url)
+            self.direct.on_pool_wait = lambda seconds: self.on_pool_wait(seconds)
 
     def _connect(self) -> Connection:
         """A connection from the pool, its wait reported to :attr:`on_pool_wait`."""
@@ -153,6 +163,54 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    async def aclose(self) -> None:
+        """Close the event loop's connections (:meth:`close` the rest)."""
+        if self.direct is not None:
+            await self.direct.aclose()
+
+    # --- the hot path, awaited in the event loop ----------------------------------------
+
+    async def aload(self, code: str) -> TableSnapshot | None:
+        """:meth:`load` without a worker thread on PostgreSQL."""
+        if self.direct is None:
+            return await asyncio.to_thread(self.load, code)
+        found = await self.direct.load(code)
+        if found is None:
+            return None
+        table, game, seats = found
+        return TableSnapshot(table, tuple(seats), game)
+
+    async def achange(
+        self,
+        code: str,
+        seen: int,
+        *,
+        seats: Mapping[int, Mapping[str, Any]],
+        game: Mapping[str, Any],
+        new_game: GameRow | None,
+        table: Mapping[str, Any],
+    ) -> int:
+        """:meth:`change` without a worker thread on PostgreSQL."""
+        if self.direct is None:
+            return await asyncio.to_thread(
+                lambda: self.change(
+                    code, seen, seats=seats, game=game, new_game=new_game, table=table
+                )
+            )
+        revision = await self.direct.change(
+            code, seen, seats=seats, game=game, new_game=new_game, table=table, when=now()
+        )
+        if revision is None:
+            raise ConflictError(f"table {code} changed since revision {seen}")
+        return revision
+
+    async def atouch(self, code: str, positions: Collection[int], when: datetime) -> None:
+        """:meth:`touch` without a worker thread on PostgreSQL."""
+        if self.direct is None:
+            await asyncio.to_thread(self.touch, code, positions, when)
+        elif positions:
+            await self.direct.touch(code, positions, when)
 
     @contextmanager
     def _session(self) -> Iterator[Session]:

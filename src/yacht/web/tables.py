@@ -117,7 +117,7 @@ class TableService:
         return self._seen.get(code.upper())
 
     async def _read(self, code: str) -> TableSnapshot:
-        snap = await asyncio.to_thread(self.store.load, code)
+        snap = await self.store.aload(code)
         if snap is None:
             raise TableError("not_found", f"no table with code {code!r}")
         return snap
@@ -167,8 +167,7 @@ class TableService:
                     self.metrics.observe("decide", time.perf_counter() - clock)
                 clock = time.perf_counter()
                 try:
-                    revision = await asyncio.to_thread(
-                        self.store.change,
+                    revision = await self.store.achange(
                         code,
                         snap.revision,
                         seats=change.seats,

@@ -1,0 +1,99 @@
+"""The hot path on PostgreSQL without worker threads (yacht.web.pg): it reads and writes what
+the SQLAlchemy path does, refuses a stale revision writing nothing, and can be switched off."""
+
+from __future__ import annotations
+
+import asyncio
+import warnings
+from typing import Any
+
+import pytest
+
+from yacht.web.app import create_app
+from yacht.web.config import Settings
+from yacht.web.store import ConflictError, Store
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+
+def opened(url: str) -> tuple[str, list[str]]:
+    """A table of two people opened and joined over the API (the game is on)."""
+    app = create_app(url, settings=Settings(prepare_tables=False), bot_delay=0)
+    with TestClient(app) as client:
+        r = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 2})
+        code = r.json()["code"]
+        tokens = [
+            client.post(f"/api/tables/{code}/join", json={"seat": s, "name": f"P{s}"}).json()[
+                "token"
+            ]
+            for s in (0, 1)
+        ]
+    return code, tokens
+
+
+def test_a_move_and_a_seat_change_read_back_the_same_both_ways(pg_url: str) -> None:
+    code, _ = opened(pg_url)
+    store = Store(pg_url)
+    assert store.direct is not None
+
+    async def work() -> tuple[Any, Any]:
+        snap = await store.aload(code)
+        assert snap is not None
+        state = {**(snap.game.state or {}), "note": "moved"}
+        revision = await store.achange(
+            code, snap.revision, seats={}, game={"state": state, "version": 7}, new_game=None,
+            table={},
+        )  # fmt: skip
+        revision = await store.achange(
+            code, revision, seats={1: {"name": "Bo"}}, game={}, new_game=None,
+            table={"fair_next": None},
+        )  # fmt: skip
+        fast = await store.aload(code)
+        await store.aclose()
+        return fast, revision
+
+    fast, revision = asyncio.run(work())
+    slow = store.load(code)
+    assert slow is not None and fast is not None
+    assert fast.revision == slow.revision == revision
+    assert slow.game.state is not None and slow.game.state["note"] == "moved"
+    assert fast.game.state == slow.game.state
+    assert fast.game.version == slow.game.version == 7
+    assert [s.name for s in fast.seats] == [s.name for s in slow.seats] == ["P0", "Bo"]
+    assert fast.game.updated_at == slow.game.updated_at and fast.game.updated_at.tzinfo
+    assert fast.table.fair_next is None and slow.table.fair_next is None
+    store.close()
+
+
+def test_a_move_on_a_stale_revision_writes_nothing(pg_url: str) -> None:
+    code, _ = opened(pg_url)
+    store = Store(pg_url)
+
+    async def work() -> None:
+        snap = await store.aload(code)
+        assert snap is not None
+        await store.achange(
+            code, snap.revision, seats={}, game={"version": 5}, new_game=None, table={}
+        )
+        for seats in ({}, {0: {"name": "Late"}}):  # the one-statement move, and a transaction
+            with pytest.raises(ConflictError):
+                await store.achange(
+                    code, snap.revision, seats=seats, game={"version": 99}, new_game=None,
+                    table={},
+                )  # fmt: skip
+        await store.aclose()
+
+    asyncio.run(work())
+    after = store.load(code)
+    assert after is not None and after.game.version == 5
+    assert [s.name for s in after.seats] == ["P0", "P1"]
+    store.close()
+
+
+def test_the_direct_path_can_be_switched_off(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("YACHT_PG_DIRECT", "0")
+    store = Store(pg_url)
+    assert store.direct is None  # every statement then goes through worker threads
+    store.close()
