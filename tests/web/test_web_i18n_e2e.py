@@ -79,3 +79,28 @@ def test_numbers_are_written_the_language_way(pages: Pages, server: LiveServer, 
     numbers = [n.replace(minus, "-") for n in numbers]
     assert numbers == [format_number(v, lang, digits=d) for v, d in NUMBERS]
     assert percents == [format_percent(v, lang, digits=d) for v, d in PERCENTS]
+
+
+def test_errors_and_dice_checks_speak_the_language(pages: Pages, server: LiveServer) -> None:
+    """The server's error codes and the fair-dice check's findings are the reader's words; the
+    server's English detail of a refused request is shown only to English readers."""
+    page = lobby(pages, server, "fi")
+    errors = "async (e) => (await import('/static/js/labels.js')).errorText(e)"
+    refused = {"code": "illegal", "message": "ones is already scored"}
+    assert page.evaluate(errors, refused) == "Ei sallittu nyt."
+    assert page.evaluate(errors, {"code": "rate_limited", "message": "slow down"}) == (
+        "Liian monta pyyntöä; odota hetki ja yritä uudelleen."
+    )
+    assert page.evaluate(errors, {"code": "new_code", "message": "?"}) == "Jokin meni vikaan."
+    check = "async (data) => (await import('/static/js/fair.js')).verifyGame(data)"
+    forged = {"dice": {"server_seed": "x"}, "fair": {"commitment": "00"}, "players": ["A"]}
+    assert page.evaluate(check, {**forged, "events": []})["problems"] == [
+        "paljastettu siemenluku ei vastaa julkaistua sitoumusta"
+    ]
+    english = lobby(pages, server, "en")
+    assert english.evaluate(errors, refused) == "Not allowed now. ones is already scored"
+
+    pages.allow(r"/games/999999: console: Failed to load resource: .* 404")
+    replay = pages.open(f"{server.url}/games/999999", lang="bg")
+    missing = "Няма завършена игра с този номер."  # noqa: RUF001 (Cyrillic)
+    expect(replay.locator("#title")).to_have_text(missing)

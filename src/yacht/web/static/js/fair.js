@@ -1,6 +1,8 @@
 // Provably fair dice, checked in the browser: SHA-256 and HMAC-SHA256 in plain JavaScript
 // (crypto.subtle needs a secure context, which a LAN address is not), the same derivation as
 // yacht.dice.FairDice, and a re-derivation of every roll of a finished game.
+import { t } from "./i18n.js";
+
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
   0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -90,9 +92,9 @@ export function verifyGame(data) {
   const seed = dice.server_seed;
   const client = dice.client_seed || "";
   const commitment = (data.fair || {}).commitment;
-  if (!seed || !commitment) return { fair: false, rolls: 0, dice: 0, problems: ["no revealed seed"] };
+  if (!seed || !commitment) return { fair: false, rolls: 0, dice: 0, problems: [t("no revealed seed")] };
   if (hex(sha256(encoder.encode(seed))) !== commitment.toLowerCase()) {
-    problems.push("the revealed seed does not match the published commitment");
+    problems.push(t("the revealed seed does not match the published commitment"));
   }
   let index = 0;
   const roll = (n) => Array.from({ length: n }, () => fairDie(seed, client, index++));
@@ -117,7 +119,7 @@ export function verifyGame(data) {
     }
   }
   if (JSON.stringify(startRolls) !== JSON.stringify(start.rolls || []) || first !== (start.first || 0)) {
-    problems.push("the start rolls do not follow from the seed");
+    problems.push(t("the start rolls do not follow from the seed"));
   }
   let current = null;
   let held = new Set();
@@ -130,7 +132,9 @@ export function verifyGame(data) {
       const next = current ? [...current] : [0, 0, 0, 0, 0];
       for (let p = 1; p <= 5; p++) if (!current || !held.has(p)) next[p - 1] = roll(1)[0];
       if (JSON.stringify(next) !== JSON.stringify(event.dice)) {
-        problems.push(`event ${i + 1}: recorded ${event.dice.join(" ")}, the seed gives ${next.join(" ")}`);
+        problems.push(
+          t("move {n}: recorded {recorded}, the seed gives {derived}", { n: i + 1, recorded: event.dice.join(" "), derived: next.join(" ") }),
+        );
       }
       current = event.dice;
     } else if (verb === "hold") {
@@ -139,7 +143,7 @@ export function verifyGame(data) {
       current = null;
       held = new Set();
     } else {
-      problems.push(`event ${i + 1}: ${event.action} cannot be checked here`);
+      problems.push(t("move {n}: {action} cannot be checked here", { n: i + 1, action: event.action }));
     }
   });
   return { fair: problems.length === 0, rolls, dice: index, problems };

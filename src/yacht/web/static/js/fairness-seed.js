@@ -4,6 +4,7 @@
 // with the commitment it was given against, so "Check every roll" can tell whether the
 // server changed its seed afterwards or left this seed out of the dice key.
 import { hex, sha256 } from "./fair.js";
+import { t } from "./i18n.js";
 
 const encoder = new TextEncoder();
 const sent = new Set(); // "code:game:seat" given in this page's life
@@ -71,10 +72,10 @@ export function checkSeeds(data, code) {
   const lines = ["yacht-fair-2", String(fair.commitment).toLowerCase()];
   for (const c of [...fair.contributions].sort((a, b) => a.seat - b.seat)) lines.push(`${c.seat}:${c.seed}`);
   const key = hex(sha256(encoder.encode(lines.join("\n") + "\n")));
-  if (key !== (data.dice || {}).client_seed) problems.push("the dice key is not the one the commitment and the players' seeds make");
+  if (key !== (data.dice || {}).client_seed) problems.push(t("the dice key is not the one the commitment and the players' seeds make"));
   const number = (data.table || {}).game;
   const mine = load(code)[number];
-  if (mine && mine.commitment !== fair.commitment) problems.push("the file's commitment is not the one this browser saw: the server changed its seed");
-  if (mine && !fair.contributions.some((c) => c.seed === mine.seed)) problems.push("this browser's seed is not among the seeds of the dice key");
+  if (mine && mine.commitment !== fair.commitment) problems.push(t("the file's commitment is not the one this browser saw: the server changed its seed"));
+  if (mine && !fair.contributions.some((c) => c.seed === mine.seed)) problems.push(t("this browser's seed is not among the seeds of the dice key"));
   return problems;
 }

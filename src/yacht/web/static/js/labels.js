@@ -1,5 +1,6 @@
-// Names the server sends as ids, in the reader's language: bot levels, default bot names, presets.
-import { t } from "./i18n.js";
+// Names the server sends as ids, in the reader's language: bot levels, default bot names, presets,
+// error codes.
+import { language, t } from "./i18n.js";
 
 const LEVELS = {
   random: () => t("random"),
@@ -27,6 +28,31 @@ const PRESETS = {
   knizia: () => [t("Knizia (OpenSpiel)"), t("Four of a Kind scores all five dice; five of a kind is also a Full House.")],
   clubhouse: () => [t("Clubhouse"), t("Modern Yacht Dice: 35 bonus at 63 in Ones to Sixes, small and big straights, Full House and Four of a Kind score all dice.")],
 };
+
+const ERRORS = {
+  stale_version: () => t("The game had moved on; your view is up to date now."),
+  not_your_turn: () => t("It is not your turn."),
+  bad_token: () => t("This browser does not hold that seat."),
+  spectator: () => t("Spectators watch; take a seat to play."),
+  illegal: () => t("Not allowed now."),
+  invalid: () => t("That request was not understood."),
+  not_started: () => t("The game starts when every seat is taken."),
+  game_over: () => t("The game is over."),
+  seat_taken: () => t("That seat is taken."),
+  hints_off: () => t("This table plays without hints."),
+  not_found: () => t("There is no table with this code."),
+  busy: () => t("The server is busy; try again."),
+  rate_limited: () => t("Too many requests; wait a moment and try again."),
+};
+
+// An error from the server (its code and English message) in the reader's language. The
+// server's own words say what was wrong with a request; they are shown in English only.
+export function errorText(error, known = ERRORS) {
+  const found = known[error.code] || ERRORS[error.code];
+  const text = found ? found() : t("Something went wrong.");
+  const detail = error.code === "illegal" || error.code === "invalid";
+  return detail && language() === "en" && error.message ? `${text} ${error.message}` : text;
+}
 
 export function levelLabel(level) {
   const target = /^target:(\d+)$/.exec(level || "");

@@ -1,7 +1,7 @@
 // The lobby: open a table (then take its first person's seat), or join one by code.
 import { api, esc, tokens, $ } from "./api.js";
 import { setupLanguages, t } from "./i18n.js";
-import { levelLabel, playerName, presetDescription, presetLabel } from "./labels.js";
+import { errorText, levelLabel, playerName, presetDescription, presetLabel } from "./labels.js";
 import { namesHtml } from "./markup.js";
 
 let levels = ["random", "greedy", "easy", "medium", "hard", "optimal"];
@@ -75,7 +75,7 @@ async function create(event) {
     }
     location.href = table.invite_path;
   } catch (error) {
-    toast(error.message);
+    toast(errorText(error));
   }
 }
 

@@ -5,7 +5,7 @@ import { verifyGame } from "./fair.js";
 import { setupLanguages, t } from "./i18n.js";
 import { eventHtml } from "./moves.js";
 import { sheetHtml } from "./sheet.js";
-import { playerName } from "./labels.js";
+import { errorText, playerName } from "./labels.js";
 import { fairText, winnersHtml } from "./results.js";
 
 const id = Number(location.pathname.split("/").filter(Boolean).pop());
@@ -62,7 +62,7 @@ async function main() {
   await setupLanguages($("#lang"), render);
   document.title = `${t("Yacht")} · ${t("Replay")}`;
   replay = await api(`/api/games/${id}/replay`).catch((error) => {
-    $("#title").textContent = error.message;
+    $("#title").textContent = errorText(error, { not_found: () => t("There is no finished game with this number.") });
     return null;
   });
   if (!replay) return;

@@ -3,26 +3,12 @@ import { api, show, tokens, $ } from "./api.js";
 import { setupSound } from "./effects.js";
 import { contribute, seedFor } from "./fairness-seed.js";
 import { setupLanguages, t } from "./i18n.js";
+import { errorText } from "./labels.js";
 import { S, code, controlling, seatsMine } from "./state.js";
 import { phone, render, renderHints } from "./view.js";
 
 let socket = null;
 let backoff = 400;
-
-const ERRORS = {
-  stale_version: () => t("The game had moved on; your view is up to date now."),
-  not_your_turn: () => t("It is not your turn."),
-  bad_token: () => t("This browser does not hold that seat."),
-  spectator: () => t("Spectators watch; take a seat to play."),
-  illegal: () => t("Not allowed now."),
-  invalid: () => t("That request was not understood."),
-  not_started: () => t("The game starts when every seat is taken."),
-  game_over: () => t("The game is over."),
-  seat_taken: () => t("That seat is taken."),
-  hints_off: () => t("This table plays without hints."),
-  not_found: () => t("There is no table with this code."),
-  busy: () => t("The server is busy; try again."),
-};
 
 // --- connection -----------------------------------------------------------------------------
 
@@ -98,8 +84,7 @@ function receive(message) {
 }
 
 function showError(error) {
-  const text = (ERRORS[error.code] || (() => t("Something went wrong.")))();
-  toast(error.code === "illegal" || error.code === "invalid" ? `${text} ${error.message}` : text);
+  toast(errorText(error));
   if (error.code === "not_found") showMissing();
 }
 
