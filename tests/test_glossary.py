@@ -28,7 +28,7 @@ DOC = Path(__file__).parents[1] / "docs" / "translating.md"
 LANGS = tuple(lang for lang in LANGUAGES if lang != "en")
 DOMAINS = ("yacht", "yacht_tui", "yacht_web")
 CATALOGS = [(domain, lang) for domain in DOMAINS for lang in LANGS]
-PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)[a-z]|%[a-z]")  # {name}; argparse's %(prog)s, %s
 
 
 @dataclass(frozen=True)

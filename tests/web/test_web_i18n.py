@@ -104,10 +104,10 @@ COUNTS = {
         "{n} roll": ["0 kast", "1 kast", "2 kast", "5 kast"],
         "{n} die": ["0 terninger", "1 terning", "2 terninger", "5 terninger"],
         "{name} scores {n} point": [
-            "Ann fører 0 poeng",
-            "Ann fører 1 poeng",
-            "Ann fører 2 poeng",
-            "Ann fører 5 poeng",
+            "Ann får 0 poeng",
+            "Ann får 1 poeng",
+            "Ann får 2 poeng",
+            "Ann får 5 poeng",
         ],
     },
     "en": {
