@@ -1,6 +1,7 @@
 """The little of the Redis protocol (RESP2) the server needs, and a pipelined publisher.
 
-:class:`Publisher` keeps one connection and writes each ``PUBLISH`` at once without waiting
+:class:`Publisher` keeps one connection and writes the ``PUBLISH`` es of one turn of the event
+loop together (one system call; a busy loop finishes several moves a turn), without waiting
 for Redis to answer; a task reads the answers, which acknowledge the commands in order. So a
 move never waits on a Redis round trip, a burst of moves needs no pool of connections, and the
 messages of one process reach Redis in the order they were published. Commands not
@@ -112,6 +113,7 @@ class Publisher:
     def __init__(self, url: str) -> None:
         self.url = url
         self._pending: deque[bytes] = deque()  # written or to be written, not acknowledged
+        self._outgoing: list[bytes] = []  # published in this turn of the event loop
         self._writer: asyncio.StreamWriter | None = None
         self._task: asyncio.Task[None] | None = None
         self.connected = asyncio.Event()
@@ -126,8 +128,15 @@ class Publisher:
                 log.warning("redis unreachable: %d table updates dropped so far", self.dropped)
         self._pending.append(command)
         if self._writer is not None:
-            self._writer.write(command)
+            self._outgoing.append(command)
+            if len(self._outgoing) == 1:  # one write (one system call) per turn of the loop
+                asyncio.get_running_loop().call_soon(self._flush)
         self.start()
+
+    def _flush(self) -> None:
+        if self._writer is not None and self._outgoing:
+            self._writer.write(b"".join(self._outgoing))
+        self._outgoing.clear()
 
     def start(self) -> None:
         if self._task is None or self._task.done():
@@ -153,6 +162,7 @@ class Publisher:
                 log.warning("redis publisher cannot connect: %s", e)
                 await asyncio.sleep(RECONNECT_DELAY)
                 continue
+            self._outgoing.clear()  # in _pending too
             writer.write(b"".join(self._pending))  # whatever was not acknowledged, in order
             self._writer = writer
             self.connected.set()
