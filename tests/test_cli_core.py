@@ -182,7 +182,7 @@ def test_rules_prints_a_localized_summary_and_table(
 
 
 def test_rules_uses_the_users_language_when_not_told() -> None:
-    assert yacht("rules", lang="nb").stdout.splitlines()[0] == "Yacht: regelvarianten 'traditional'"
+    assert yacht("rules", lang="nb").stdout.splitlines()[0] == "Yacht: regelsettet 'traditional'"
     assert "Ykköset" in yacht("rules", lang="fi").stdout
 
 
@@ -206,10 +206,11 @@ def test_help_is_there_for_every_command() -> None:
     for args in (["--help"], ["score", "--help"], ["rules", "--help"], ["play", "--help"]):
         done = yacht(*args)
         assert done.returncode == 0 and done.stdout.startswith("usage: yacht")
-    assert "laske viiden nopan pisteet kategoriassa" in yacht("--help", lang="fi").stdout
+    finnish = yacht("--help", lang="fi").stdout
+    assert finnish.startswith("käyttö: yacht") and "laske viiden nopan pisteet" in finnish
 
 
 def test_lang_accepts_locale_spellings(capsys: pytest.CaptureFixture[str]) -> None:
     for spelling in ("nb_NO.UTF-8", "no", "NB"):
         status, out, _ = run(["rules", "--lang", spelling], capsys)
-        assert status == 0 and out.startswith("Yacht: regelvarianten 'traditional'")
+        assert status == 0 and out.startswith("Yacht: regelsettet 'traditional'")

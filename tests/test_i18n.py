@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_file
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -20,6 +20,7 @@ from yacht.rules import CATEGORIES
 PACKAGE = Path(yacht.__file__).parent
 LOCALE = PACKAGE / "locale"
 # The files whose text belongs to the `yacht` domain (the TUI and web faces have their own).
+# Every module of the command line but cli/tui.py, which prints the terminal game's texts.
 CORE_FILES = [
     "rules.py",
     "scorers.py",
@@ -27,10 +28,12 @@ CORE_FILES = [
     "actions.py",
     "game.py",
     "i18n.py",
-    "cli/__init__.py",
-    "cli/core.py",
-    "cli/plain.py",
+    *sorted(
+        str(p.relative_to(PACKAGE)) for p in (PACKAGE / "cli").glob("*.py") if p.name != "tui.py"
+    ),
 ]
+# As `make catalogs` extracts: yacht.cli.text.count(singular, plural, n) marks a plural too.
+KEYWORDS = {**DEFAULT_KEYWORDS, "count": (1, 2)}
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
 
@@ -38,7 +41,9 @@ def extracted() -> set[str | tuple[str, str]]:
     """Every message the core and CLI files mark for translation (plurals as pairs)."""
     found: set[str | tuple[str, str]] = set()
     for name in CORE_FILES:
-        for _line, message, _comments, _context in extract_from_file("python", PACKAGE / name):
+        for _line, message, _comments, _context in extract_from_file(
+            "python", PACKAGE / name, keywords=KEYWORDS
+        ):
             found.add(message if isinstance(message, str) else (message[0], message[1]))
     return found
 

@@ -1,6 +1,10 @@
 """The ``yacht`` command. Each subcommand lives in a module of this package with a
 ``register(subparsers)`` function; :data:`COMMANDS` lists them in help order.
 
+Every command takes ``--lang`` (en, fi, bg, nb; else the environment's language, see
+:func:`yacht.i18n.detect_language`): the help, argparse's own words, errors and human output
+follow it; JSON output never changes.
+
 A mistake in what the user asked for (:data:`USER_ERRORS`) is one line on stderr and exit
 status 2. Anything else is a bug in yacht: its traceback, a line saying so and where to
 report it, and exit status 70 (``EX_SOFTWARE``).
@@ -12,21 +16,32 @@ import argparse
 import importlib
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextvars import ContextVar
 
 import yacht
 from yacht.actions import GameError
-from yacht.i18n import detect_language, translator
+from yacht.i18n import LANGUAGES, detect_language, language_code, translator
 from yacht.rules import InvalidDiceError, RulesError
 
-__all__ = ["BUG_STATUS", "COMMANDS", "USER_ERRORS", "CommandError", "main"]
+__all__ = [
+    "BUG_STATUS",
+    "COMMANDS",
+    "USER_ERRORS",
+    "CommandError",
+    "add_lang_option",
+    "cli_gettext",
+    "cli_language",
+    "main",
+    "parse_language",
+]
 
 COMMANDS: tuple[str, ...] = (
     "yacht.cli.core",  # score, rules
     "yacht.cli.plain",  # play
     "yacht.cli.strategy",  # solve, hint, distribution
     "yacht.cli.bots",  # simulate, review
-    "yacht.cli.tui",  # history, replay
+    "yacht.cli.records",  # history, replay
     "yacht.cli.web",  # serve, verify
     "yacht.cli.loadtest",  # loadtest
     "yacht.cli.match",  # match, endgame
@@ -47,8 +62,69 @@ BUG_STATUS = 70
 """Exit status of an internal error (``EX_SOFTWARE`` in sysexits.h)."""
 
 
+_LANG: ContextVar[str | None] = ContextVar("yacht_cli_language", default=None)
+
+
+def cli_language() -> str:
+    """The language of this run of ``yacht``: its ``--lang``, else the environment's."""
+    return _LANG.get() or detect_language()
+
+
+def cli_gettext() -> Callable[[str], str]:
+    """``gettext`` of the ``yacht`` catalog in the language of this run."""
+    return translator(cli_language()).gettext
+
+
+def parse_language(lang: str | None) -> str:
+    """A language code from --lang, or the user's language when it is not given."""
+    if lang is None:
+        return detect_language()
+    try:
+        return language_code(lang)
+    except ValueError:
+        _ = translator(detect_language()).gettext
+        raise CommandError(
+            _("unknown language {lang!r} (one of: {langs})").format(
+                lang=lang, langs=", ".join(LANGUAGES)
+            )
+        ) from None
+
+
+def add_lang_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--lang`` option every command has."""
+    _ = cli_gettext()
+    parser.add_argument(
+        "--lang", default=None, metavar=_("LANG"), help=_("language: en, fi, bg or nb")
+    )
+
+
+def _asked_language(argv: Sequence[str]) -> str | None:
+    """The known language a command line asks for with --lang, looked for before parsing (the
+    help and argparse's errors are in it); an unknown one is reported after parsing.
+
+    >>> _asked_language(["hint", "--lang", "fi"]), _asked_language(["play", "--lang=nb_NO"])
+    ('fi', 'nb')
+    >>> _asked_language(["play", "--lang", "de"]) is None
+    True
+    """
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        value = None
+        if word == "--lang" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif word.startswith("--lang="):
+            value = word.partition("=")[2]
+        if value is not None:
+            try:
+                return language_code(value)
+            except ValueError:
+                return None
+    return None
+
+
 def _error_line(message: object) -> str:
-    _ = translator(detect_language()).gettext
+    _ = cli_gettext()
     text = " ".join(str(message).split())  # one line, whatever the message held
     return _("yacht: error: {message}").format(message=text) + "\n"
 
@@ -59,19 +135,42 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    _ = translator(detect_language()).gettext
+    """The ``yacht`` command line in the language of this run (call it inside
+    :func:`yacht.cli.words.argparse_in`, so argparse's own words are in it too)."""
+    _ = cli_gettext()
     parser = _Parser(prog="yacht", description=_("The traditional Yacht dice game."))
-    parser.add_argument("--version", action="version", version=f"yacht {yacht.__version__}")
-    subs = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"yacht {yacht.__version__}",
+        help=_("show the version of yacht and exit"),
+    )
+    add_lang_option(parser)
+    subs = parser.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, metavar=_("COMMAND")
+    )
     for name in COMMANDS:
         importlib.import_module(name).register(subs)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    from yacht.cli.words import argparse_in
+
+    words = list(sys.argv[1:] if argv is None else argv)
+    token = _LANG.set(_asked_language(words))
     try:
+        with argparse_in(cli_language()):
+            args = build_parser().parse_args(words)
+        return _run(args)
+    finally:
+        _LANG.reset(token)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        asked = getattr(args, "lang", None)  # a subcommand's --lang, or the one found before
+        _LANG.set(parse_language(asked) if asked is not None else cli_language())
         status: int = args.handler(args)
     except USER_ERRORS as e:
         sys.stderr.write(_error_line(e))
@@ -88,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _bug_line() -> str:
-    _ = translator(detect_language()).gettext
+    _ = cli_gettext()
     return (
         _(
             "yacht: internal error: this is a bug in yacht {version}, not in your command. "

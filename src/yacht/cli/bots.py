@@ -8,42 +8,66 @@ import sys
 import time
 from typing import Any, TextIO
 
-from yacht.cli import CommandError
-from yacht.rules import preset_names
+from yacht.cli import CommandError, add_lang_option, cli_gettext, cli_language
+from yacht.cli.core import json_option, rules_option
+from yacht.cli.text import bot_label, count, number, option_text, percent
+from yacht.i18n import category_label, translator
+from yacht.rules import Category
 
 __all__ = ["ProgressBar", "cmd_review", "cmd_simulate", "register"]
 
 
 def register(subs: Any) -> None:
-    p = subs.add_parser("simulate", help="play many solo games with a bot and summarise them")
+    _ = cli_gettext()
+    what = _("play many solo games with a bot and summarise them")
+    p = subs.add_parser("simulate", help=what, description=what)
     p.add_argument(
         "--bot",
         default="optimal",
-        help="random, greedy, easy, medium, hard, optimal or target:T (default: optimal)",
+        metavar=_("BOT"),
+        help=_(
+            "the bot: random, greedy, easy, medium, hard, optimal or target:T (default: optimal)"
+        ),
     )
-    p.add_argument("--games", type=_games, default=10_000, help="how many games (default 10000)")
-    p.add_argument("--seed", type=int, default=None, help="seed for a reproducible run")
-    p.add_argument("--rules", default="traditional", choices=preset_names())
     p.add_argument(
-        "--engine", action="store_true", help="play every game through the engine (slow)"
+        "--games",
+        type=_games,
+        default=10_000,
+        metavar="N",
+        help=_("how many games (default: 10000)"),
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument(
+        "--seed", type=int, default=None, metavar="N", help=_("seed for a reproducible run")
+    )
+    rules_option(p, choices=True)
+    p.add_argument(
+        "--engine", action="store_true", help=_("play every game through the engine (slow)")
+    )
+    json_option(p)
+    add_lang_option(p)
     p.set_defaults(handler=cmd_simulate)
 
-    p = subs.add_parser("review", help="rate every decision of a saved game")
-    p.add_argument("file", metavar="GAME.json", help="a game saved as JSON")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--all", action="store_true", help="list every decision, not only mistakes")
+    what = _("rate every decision of a saved game")
+    p = subs.add_parser("review", help=what, description=what)
+    p.add_argument("file", metavar=_("GAME.json"), help=_("a game saved as JSON"))
+    json_option(p)
+    p.add_argument("--all", action="store_true", help=_("list every decision, not only mistakes"))
+    add_lang_option(p)
     p.set_defaults(handler=cmd_review)
 
 
 def _games(text: str) -> int:
+    _ = cli_gettext()
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of games") from None
+        raise argparse.ArgumentTypeError(
+            _("{text!r} is not a whole number of games").format(text=text)
+        ) from None
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"games must be at least 1, got {value}")
+        raise argparse.ArgumentTypeError(
+            _("games must be at least 1, got {value}").format(value=value)
+        )
     return value
 
 
@@ -82,7 +106,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         name = make_bot(args.bot).name  # an unknown bot fails here, before any work
     except ValueError as e:
         raise CommandError(str(e)) from None
-    bar = ProgressBar(sys.stderr, name) if sys.stderr.isatty() else None
+    bar = ProgressBar(sys.stderr, bot_label(name)) if sys.stderr.isatty() else None
     try:
         result = simulate_bot(
             name, args.games, args.rules, seed=args.seed, engine=args.engine, progress=bar
@@ -94,19 +118,35 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data))
         return 0
-    se = result.standard_error
+    _ = cli_gettext()
+    lang = cli_language()
+    methods = {"vectorised": _("vectorised"), "engine": _("engine")}
     print(
-        f"{name} on {data['rules']}: {data['games']} games ({data['method']}, "
-        f"{data['games_per_second']:,.0f} games/s)"
+        _("{bot} on {rules}: {games} ({method}, {speed} games/s)").format(
+            bot=bot_label(name),
+            rules=data["rules"],
+            games=count("{n} game", "{n} games", data["games"]),
+            method=methods.get(data["method"], data["method"]),
+            speed=number(data["games_per_second"], digits=0),
+        )
     )
     print(
-        f"mean {data['mean']:.2f} +- {se:.2f} (stdev {data['stdev']:.2f}), "
-        f"min {data['min']}, max {data['max']}"
+        _("mean {mean} ± {se} (standard deviation {stdev}), lowest {min}, highest {max}").format(
+            mean=number(data["mean"], digits=2),
+            se=number(result.standard_error, digits=2),
+            stdev=number(data["stdev"], digits=2),
+            min=data["min"],
+            max=data["max"],
+        )
     )
-    print("percentiles: " + ", ".join(f"{p}%: {v}" for p, v in data["percentiles"].items()))
-    print("category means:")
+    cuts = ", ".join(
+        f"{percent(float(p) / 100, digits=0)}: {v}" for p, v in data["percentiles"].items()
+    )
+    print(_("percentiles: {cuts}").format(cuts=cuts))
+    print(_("mean points per category:"))
     for category, mean in data["category_means"].items():
-        print(f"  {category:<16} {mean:7.2f}")
+        label = category if lang == "en" else category_label(Category(category), lang)
+        print(f"  {label:<16} {number(mean, digits=2):>7}")
     return 0
 
 
@@ -115,6 +155,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     from yacht.game import Game
     from yacht.review import review
 
+    _ = cli_gettext()
+    t = translator(cli_language())
     data = read_json(args.file)
     try:
         game = Game.from_json(data)
@@ -130,30 +172,52 @@ def cmd_review(args: argparse.Namespace) -> int:
         return 0
     names = {p.player: p.name for p in result.players}
     unit = {
-        "points": "expected points given up",
-        "win": "chance of finishing first given up, as the hint ranks with opponents",
-        "target": f"chance of reaching {result.target} given up, as the target hint ranks",
+        "points": _("expected points given up"),
+        "win": _("chance of finishing first given up, as the hint ranks with opponents"),
+        "target": _("chance of reaching {target} given up, as the target hint ranks").format(
+            target=result.target
+        ),
     }[result.measure]
-    print(f"Review ({result.rules}): loss = {unit}; accurate = no loss")
+    print(
+        _("Review ({rules}): loss = {unit}; accurate = no loss").format(
+            rules=result.rules, unit=unit
+        )
+    )
 
     def lost(loss: float, points: float) -> str:
         if result.measure == "points":
-            return f"loss {loss:.2f}"
-        return f"loss {100 * loss:.2f}% ({points:.2f} points)"
+            return _("loss {loss}").format(loss=number(loss, digits=2))
+        shown = t.ngettext("{n} point", "{n} points", 2)  # a decimal takes the plural form
+        return _("loss {loss} ({points})").format(
+            loss=percent(loss, digits=2), points=shown.format(n=number(points, digits=2))
+        )
 
     for p in result.players:
-        accuracy = "-" if p.accuracy is None else f"{p.accuracy:.1f}%"
+        accuracy = "-" if p.accuracy is None else percent(p.accuracy / 100, digits=1)
         print(
-            f"  {p.name}: total {p.total}, {p.decisions} decisions, "
-            f"{lost(p.loss, p.points_loss)}, accuracy {accuracy}"
+            "  "
+            + _("{name}: total {total}, {decisions}, {loss}, accuracy {accuracy}").format(
+                name=p.name,
+                total=p.total,
+                decisions=count("{n} decision", "{n} decisions", p.decisions),
+                loss=lost(p.loss, p.points_loss),
+                accuracy=accuracy,
+            )
         )
     shown = [d for d in result.decisions if args.all or not d.accurate]
     if shown:
-        print("Decisions:" if args.all else "Mistakes:")
+        print(_("Decisions:") if args.all else _("Mistakes:"))
     for d in shown:
-        dice = " ".join(map(str, d.dice))
         print(
-            f"  {names[d.player]}, turn {d.turn}, roll {d.roll} [{dice}]: "
-            f"{d.taken}; best {d.best}; {lost(d.loss, d.points_loss)}"
+            "  "
+            + _("{name}, turn {turn}, roll {roll} [{dice}]: {taken}; best {best}; {loss}").format(
+                name=names[d.player],
+                turn=d.turn,
+                roll=d.roll,
+                dice=" ".join(map(str, d.dice)),
+                taken=option_text(d.taken.action, d.taken.keep, d.taken.category, d.taken.points),
+                best=option_text(d.best.action, d.best.keep, d.best.category, d.best.points),
+                loss=lost(d.loss, d.points_loss),
+            )
         )
     return 0

@@ -11,37 +11,64 @@ import json
 import textwrap
 from typing import Any
 
-from yacht.cli import CommandError
+from yacht.cli import CommandError, add_lang_option, cli_gettext, parse_language
 from yacht.dice import ROLLS
 from yacht.game import MAX_PLAYERS, MAX_ROLLS
-from yacht.i18n import LANGUAGES, category_label, detect_language, language_code, translator
+from yacht.i18n import category_label, translator
 from yacht.rules import CATEGORIES, Category, Rules, RulesError, preset_names, rules_by_name
 
-__all__ = ["parse_category", "parse_faces", "parse_language", "parse_preset", "register"]
+__all__ = [
+    "json_option",
+    "parse_category",
+    "parse_faces",
+    "parse_language",
+    "parse_preset",
+    "register",
+    "rules_option",
+]
 
 
 def register(subs: Any) -> None:
-    _ = translator(detect_language()).gettext
-    p = subs.add_parser("score", help=_("score five dice in a category"))
-    p.add_argument("dice", nargs="*", metavar="DIE", help=_("five faces, 1 to 6"))
-    p.add_argument("--category", "-c", help=_("a category, e.g. full_house"))
-    p.add_argument(
-        "--rules", default="traditional", help=_("a rules preset (default: traditional)")
-    )
-    p.add_argument("--json", action="store_true", help=_("print JSON"))
+    _ = cli_gettext()
+    what = _("score five dice in a category")
+    p = subs.add_parser("score", help=what, description=what)
+    p.add_argument("dice", nargs="*", metavar=_("DIE"), help=_("five faces, 1 to 6"))
+    p.add_argument("--category", "-c", metavar=_("CATEGORY"), help=_("a category, e.g. full_house"))
+    rules_option(p)
+    json_option(p)
+    add_lang_option(p)
     p.set_defaults(handler=cmd_score)
 
-    p = subs.add_parser("rules", help=_("print the rules and score table of a preset"))
-    p.add_argument(
-        "--rules", default="traditional", help=_("a rules preset (default: traditional)")
-    )
-    p.add_argument("--lang", default=None, help=_("language: en, fi, bg or nb"))
+    what = _("print the rules and score table of a preset")
+    p = subs.add_parser("rules", help=what, description=what)
+    rules_option(p)
+    add_lang_option(p)
     p.set_defaults(handler=cmd_rules)
+
+
+def rules_option(p: argparse.ArgumentParser, choices: bool = False) -> None:
+    """``--rules PRESET`` (checked by argparse against the presets' names when ``choices``)."""
+    _ = cli_gettext()
+    p.add_argument(
+        "--rules",
+        default="traditional",
+        choices=preset_names() if choices else None,
+        metavar=_("PRESET"),
+        help=_("a rules preset: {names} (default: traditional)").format(
+            names=", ".join(preset_names())
+        ),
+    )
+
+
+def json_option(p: argparse.ArgumentParser) -> None:
+    """``--json``: machine-readable output, the same in every language."""
+    _ = cli_gettext()
+    p.add_argument("--json", action="store_true", help=_("print JSON"))
 
 
 def parse_faces(words: list[str]) -> list[int]:
     """Five die faces from the command line, or a CommandError saying what is wrong."""
-    _ = translator(detect_language()).gettext
+    _ = cli_gettext()
     if len(words) != 5:
         raise CommandError(
             _("need exactly five dice, got {count}: {dice}").format(
@@ -57,7 +84,7 @@ def parse_faces(words: list[str]) -> list[int]:
 
 
 def parse_category(name: str | None) -> Category:
-    _ = translator(detect_language()).gettext
+    _ = cli_gettext()
     names = ", ".join(c.value for c in CATEGORIES)
     if name is None:
         raise CommandError(_("missing --category (one of: {names})").format(names=names))
@@ -70,28 +97,13 @@ def parse_category(name: str | None) -> Category:
 
 
 def parse_preset(name: str) -> Rules:
-    _ = translator(detect_language()).gettext
+    _ = cli_gettext()
     try:
         return rules_by_name(name)
     except RulesError:
         raise CommandError(
             _("unknown rules preset {name!r} (one of: {names})").format(
                 name=name, names=", ".join(preset_names())
-            )
-        ) from None
-
-
-def parse_language(lang: str | None) -> str:
-    """A language code from --lang, or the user's language when it is not given."""
-    if lang is None:
-        return detect_language()
-    try:
-        return language_code(lang)
-    except ValueError:
-        _ = translator(detect_language()).gettext
-        raise CommandError(
-            _("unknown language {lang!r} (one of: {langs})").format(
-                lang=lang, langs=", ".join(LANGUAGES)
             )
         ) from None
 

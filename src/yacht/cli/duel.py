@@ -8,68 +8,88 @@ import sys
 import time
 from typing import Any, TextIO
 
-from yacht.cli import CommandError
+from yacht.cli import CommandError, add_lang_option, cli_gettext
+from yacht.cli.core import json_option, rules_option
+from yacht.cli.text import bot_label, count, number, percent
 from yacht.rules import Rules, preset_names, rules_by_name
 
 __all__ = ["register"]
 
 
 def register(subs: Any) -> None:
-    p = subs.add_parser("duel", help="two-player Yacht, solved: build and read the exact tables")
-    duel = p.add_subparsers(dest="duel_command", required=True, parser_class=type(p))
+    _ = cli_gettext()
+    what = _("two-player Yacht, solved: build and read the exact tables")
+    p = subs.add_parser("duel", help=what, description=what)
+    add_lang_option(p)
+    duel = p.add_subparsers(
+        dest="duel_command", required=True, parser_class=type(p), metavar=_("COMMAND")
+    )
 
-    s = duel.add_parser("solve", help="build the minimax table (resumes an interrupted build)")
-    _rules_option(s)
-    s.add_argument("--jobs", type=_count, default=1, metavar="N", help="processes (default 1)")
+    what = _("build the minimax table (resumes an interrupted build)")
+    s = duel.add_parser("solve", help=what, description=what)
+    rules_option(s, choices=True)
+    s.add_argument("--jobs", type=_count, default=1, metavar="N", help=_("processes (default: 1)"))
     s.add_argument(
         "--depth",
         type=_depth,
         default=None,
         metavar="K",
-        help="build only the endgame where both players have at most K categories open",
+        help=_("build only the endgame where both players have at most K categories open"),
     )
     s.add_argument(
         "--table",
         default="minimax",
         choices=("minimax", "response"),
-        help="minimax: both play to win (default); response: the best response to optimal",
+        help=_("minimax: both play to win (default); response: the best response to optimal"),
     )
+    add_lang_option(s)
     s.set_defaults(handler=cmd_solve)
 
-    m = duel.add_parser("match", help="heads-up games through the engine, beside the exact rate")
+    what = _("heads-up games through the engine, beside the exact rate")
+    m = duel.add_parser("match", help=what, description=what)
     m.add_argument(
         "--bots",
         type=_pair,
         default=("duel:optimal", "optimal"),
-        help="two bots, seat 1 first (default: duel:optimal,optimal)",
+        metavar=_("BOTS"),
+        help=_("two bots, seat 1 first (default: duel:optimal,optimal)"),
     )
-    m.add_argument("--games", type=_count, default=1000, help="games (default 1000)")
-    m.add_argument("--seed", type=int, default=None, help="seed for a reproducible run")
-    _rules_option(m)
+    m.add_argument(
+        "--games", type=_count, default=1000, metavar="N", help=_("games (default: 1000)")
+    )
+    m.add_argument(
+        "--seed", type=int, default=None, metavar="N", help=_("seed for a reproducible run")
+    )
+    rules_option(m, choices=True)
+    add_lang_option(m)
     m.set_defaults(handler=cmd_match)
 
-    t = duel.add_parser("stats", help="the exact heads-up numbers from the built tables")
-    _rules_option(t)
-    t.add_argument("--json", action="store_true", help="print JSON")
+    what = _("the exact heads-up numbers from the built tables")
+    t = duel.add_parser("stats", help=what, description=what)
+    rules_option(t, choices=True)
+    json_option(t)
+    add_lang_option(t)
     t.set_defaults(handler=cmd_stats)
-
-
-def _rules_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", default="traditional", choices=preset_names())
 
 
 def _count(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of processes (1 or more)")
+        _ = cli_gettext()
+        raise argparse.ArgumentTypeError(
+            _("{text!r} is not a whole number (1 or more)").format(text=text)
+        )
     return int(text)
 
 
 def _pair(text: str) -> tuple[str, str]:
     from yacht.bots import make_bot
 
+    _ = cli_gettext()
     names = [b.strip().lower() for b in text.split(",")]
     if len(names) != 2:
-        raise argparse.ArgumentTypeError(f"need two comma-separated bots, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("need two comma-separated bots, got {text!r}").format(text=text)
+        )
     for name in names:
         try:
             make_bot(name)
@@ -80,7 +100,10 @@ def _pair(text: str) -> tuple[str, str]:
 
 def _depth(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 12:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a depth (1 to 12 categories open)")
+        _ = cli_gettext()
+        raise argparse.ArgumentTypeError(
+            _("{text!r} is not a depth (1 to 12 categories open)").format(text=text)
+        )
     return int(text)
 
 
@@ -129,9 +152,14 @@ def _duel_rules(name: str) -> Rules:
     """The preset, if the two-player tables cover it (no upper bonus); else a user error."""
     rules = rules_by_name(name)
     if rules.upper_bonus is not None:
+        _ = cli_gettext()
         raise CommandError(
-            f"preset {rules.name} has an upper bonus: the two-player table covers "
-            "traditional, all-dice-four and knizia"
+            _("preset {rules} has an upper bonus: the two-player table covers {presets}").format(
+                rules=rules.name,
+                presets=", ".join(
+                    n for n in preset_names() if rules_by_name(n).upper_bonus is None
+                ),
+            )
         )
     return rules
 
@@ -200,28 +228,46 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(json.dumps(data))
         return 0
 
+    _ = cli_gettext()
+
     def shown(p: float | None, build: str) -> str:
-        return f"{p:.4%}" if p is not None else f"not built (yacht duel solve {build})"
+        if p is not None:
+            return percent(p, digits=4)
+        return _("not built ({command})").format(command=f"yacht duel solve {build}")
 
     name = rules.name
     best = data["best_against_optimal"]
     same = data["optimal_against_itself"]
-    print(f"{name}, two players, exact (ties count 1/2; within 0.0014 percentage points):")
     print(
-        "  both play perfectly: the first player wins "
-        + shown(data["first_player_wins"], f"--rules {name}")
+        _("{rules}, two players, exact (ties count 1/2; to within {margin}):").format(
+            rules=name, margin=percent(0.000014, digits=4)
+        )
+    )
+    print(
+        "  "
+        + _("both play perfectly: the first player wins {p}").format(
+            p=shown(data["first_player_wins"], f"--rules {name}")
+        )
     )
     response = f"--rules {name} --table response"
-    print("  the best possible against optimal:")
-    print(f"    moving first   {shown(best['seat1'], response)}")
-    print(f"    moving second  {shown(best['seat2'], response)}")
-    print(f"    over both      {shown(best['both'], response)}")
+    rows = [
+        (_("moving first"), best["seat1"]),
+        (_("moving second"), best["seat2"]),
+        (_("over both"), best["both"]),
+    ]
+    width = max(len(label) for label, _p in rows)
+    print("  " + _("the best possible against optimal:"))
+    for label, p in rows:
+        print(f"    {label:<{width}}  {shown(p, response)}")
     print(
-        f"  optimal against itself: 50% in each seat (independent totals, same distribution); "
-        f"ties {same['tie']:.4%}"
+        "  "
+        + _(
+            "optimal against itself: {half} in each seat (independent totals, same "
+            "distribution); ties {ties}"
+        ).format(half=percent(0.5, digits=0), ties=percent(same["tie"], digits=4))
     )
     match = f"yacht match --bots winner,optimal --rotate --rules {name}"
-    print(f"  winner against optimal, simulated: {match}")
+    print("  " + _("winner against optimal, simulated: {command}").format(command=match))
     return 0
 
 
@@ -268,16 +314,35 @@ def cmd_match(args: argparse.Namespace) -> int:
     rate = wins / args.games
     se = math.sqrt(max(rate * (1 - rate), 1e-12) / args.games)
     seconds = time.perf_counter() - start
+    _ = cli_gettext()
     print(
-        f"{' vs '.join(args.bots)} ({rules.name}): {args.games} games in {seconds:.1f} s; "
-        f"seat 1 wins {rate:.2%} +- {1.96 * se:.2%} (95%, ties count 1/2)"
+        _(
+            "{bots} ({rules}): {games} in {seconds} s; seat 1 wins {rate} ± {margin} "
+            "(95%, ties count 1/2)"
+        ).format(
+            bots=_(" vs ").join(map(bot_label, args.bots)),
+            rules=rules.name,
+            games=count("{n} game", "{n} games", args.games),
+            seconds=number(seconds, digits=1),
+            rate=percent(rate, digits=2),
+            margin=percent(1.96 * se, digits=2),
+        )
     )
     exact = exact_rate(rules, args.bots)
     if exact is None:
-        print("  exact: no table for this pair (yacht duel stats says what is built)")
+        print("  " + _("exact: no table for this pair (yacht duel stats says what is built)"))
         return 0
     p, source = exact
     off = abs(rate - p) / se
-    verdict = "agrees" if off <= 4 else "DISAGREES"
-    print(f"  exact ({source}): {p:.4%}; the simulation {verdict} ({off:.1f} SE off)")
+    verdict = _("agrees") if off <= 4 else _("DISAGREES")
+    sources = {"symmetry": _("symmetry"), "table (a)": _("table (a)"), "table (b)": _("table (b)")}
+    print(
+        "  "
+        + _("exact ({source}): {p}; the simulation {verdict} ({off} standard errors off)").format(
+            source=sources.get(source, source),
+            p=percent(p, digits=4),
+            verdict=verdict,
+            off=number(off, digits=1),
+        )
+    )
     return 0

@@ -8,52 +8,76 @@ import math
 import sys
 from typing import Any
 
-from yacht.cli import CommandError
-from yacht.rules import preset_names
+from yacht.cli import CommandError, add_lang_option, cli_gettext
+from yacht.cli.core import json_option, rules_option
+from yacht.cli.text import bot_label, count, number, option_text, percent, rolls_left
 
 __all__ = ["cmd_endgame", "cmd_match", "cmd_win_hint", "register"]
 
 
 def register(subs: Any) -> None:
-    p = subs.add_parser("match", help="bots at one table over many games: win rates")
+    _ = cli_gettext()
+    what = _("bots at one table over many games: win rates")
+    p = subs.add_parser("match", help=what, description=what)
     p.add_argument(
         "--bots",
         type=_bots,
         default=("winner", "optimal"),
-        help="one bot per seat, seat 1 first: winner or optimal, or two of winner, optimal,"
-        " duel and duel:optimal (default: winner,optimal)",
+        metavar=_("BOTS"),
+        help=_(
+            "one bot per seat, seat 1 first: winner or optimal, or two of winner, optimal,"
+            " duel and duel:optimal (default: winner,optimal)"
+        ),
     )
-    p.add_argument("--games", type=_whole(1), default=10_000, help="games (default 10000)")
     p.add_argument(
-        "--seed", type=int, default=None, help="seed for a reproducible run (order n: S + n)"
+        "--games", type=_whole(1), default=10_000, metavar="N", help=_("games (default: 10000)")
     )
-    p.add_argument("--rules", default="traditional", choices=preset_names())
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help=_("seed for a reproducible run (seat order n: S + n)"),
+    )
+    rules_option(p, choices=True)
     p.add_argument(
         "--rotate",
         action="store_true",
-        help="also play every other seat order (the bots move round the table), --games each",
+        help=_("also play every other seat order (each bot moves one seat on), N games each"),
     )
     p.add_argument(
         "--depth",
         type=_whole(0),
         default=None,
-        help="endgame table depth for winner heads-up (default 3; 0: none)",
+        metavar="K",
+        help=_("endgame table depth for winner heads-up (default: 3; 0: none)"),
     )
     p.add_argument(
         "--plan",
         default="lookahead",
         choices=("lookahead", "rollout", "targets"),
-        help="how winner values options before the endgame (default: lookahead; rollout is"
-        " ten times faster and a little weaker)",
+        help=_(
+            "how winner values options before the endgame (default: lookahead; rollout is"
+            " ten times faster and a little weaker)"
+        ),
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    json_option(p)
+    add_lang_option(p)
     p.set_defaults(handler=cmd_match)
 
-    p = subs.add_parser("endgame", help="build the exact two-player endgame table")
-    p.add_argument("--depth", type=_whole(1), default=None, help="open categories each (3)")
-    p.add_argument("--rules", default="traditional", choices=preset_names())
-    p.add_argument("--no-cache", action="store_true", help="build the table afresh")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    what = _("build the exact two-player endgame table")
+    p = subs.add_parser("endgame", help=what, description=what)
+    p.add_argument(
+        "--depth",
+        type=_whole(1),
+        default=None,
+        metavar="K",
+        help=_("open categories each (default: 3)"),
+    )
+    rules_option(p, choices=True)
+    p.add_argument("--no-cache", action="store_true", help=_("build the table afresh"))
+    json_option(p)
+    add_lang_option(p)
     p.set_defaults(handler=cmd_endgame)
 
 
@@ -62,27 +86,39 @@ DUEL_BOTS = ("duel", "duel:optimal")
 
 
 def _bots(text: str) -> tuple[str, ...]:
+    _ = cli_gettext()
     names = tuple(b.strip().lower() for b in text.split(","))
     if not 1 <= len(names) <= 6 or not all(names):
-        raise argparse.ArgumentTypeError(f"need 1 to 6 comma-separated bots, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("need 1 to 6 comma-separated bots, got {text!r}").format(text=text)
+        )
     bad = [b for b in names if b not in ("winner", "optimal", *DUEL_BOTS)]
     if bad:
         raise argparse.ArgumentTypeError(
-            f"match plays winner, optimal, duel and duel:optimal, not {', '.join(bad)}"
+            _("match plays winner, optimal, duel and duel:optimal, not {bots}").format(
+                bots=", ".join(bad)
+            )
         )
     if any(b in DUEL_BOTS for b in names) and len(names) != 2:
-        raise argparse.ArgumentTypeError(f"duel bots play heads-up: two bots, got {len(names)}")
+        raise argparse.ArgumentTypeError(
+            _("duel bots play heads-up: two bots, got {n}").format(n=len(names))
+        )
     return names
 
 
 def _whole(low: int) -> Any:
     def parse(text: str) -> int:
+        _ = cli_gettext()
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(
+                _("{text!r} is not a whole number").format(text=text)
+            ) from None
         if value < low:
-            raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+            raise argparse.ArgumentTypeError(
+                _("must be at least {low}, got {value}").format(low=low, value=value)
+            )
         return value
 
     return parse
@@ -98,7 +134,9 @@ def cmd_match(args: argparse.Namespace) -> int:
         from yacht.cli.duel import cmd_match as duel_match
 
         if args.rotate or args.json:
-            raise SystemExit("yacht match: error: duel bots take neither --rotate nor --json")
+            _ = cli_gettext()
+            message = _("duel bots take neither --rotate nor --json")
+            raise SystemExit(_("yacht: error: {message}").format(message=message))
         return duel_match(args)
     depth = DEFAULT_DEPTH if args.depth is None else args.depth
     orders = [bots[i:] + bots[:i] for i in range(len(bots))] if args.rotate else [bots]
@@ -107,7 +145,11 @@ def cmd_match(args: argparse.Namespace) -> int:
         endgame(args.rules, depth)  # built (and cached) before the clock starts
     results = []
     for n, order in enumerate(orders):
-        bar = ProgressBar(sys.stderr, ",".join(order)) if sys.stderr.isatty() else None
+        bar = (
+            ProgressBar(sys.stderr, ",".join(map(bot_label, order)))
+            if sys.stderr.isatty()
+            else None
+        )
         try:
             seed = None if args.seed is None else args.seed + n
             m = play_match(
@@ -136,24 +178,47 @@ def cmd_match(args: argparse.Namespace) -> int:
         }
         print(json.dumps(data))
         return 0
+    _ = cli_gettext()
     for m in results:
         j = m.to_json()
         print(
-            f"{' vs '.join(m.bots)} ({m.rules}): {m.games} games, {j['games_per_second']} games/s"
+            _("{bots} ({rules}): {games}, {speed} games/s").format(
+                bots=_(" vs ").join(map(bot_label, m.bots)),
+                rules=m.rules,
+                games=count("{n} game", "{n} games", m.games),
+                speed=number(j["games_per_second"], digits=1),
+            )
         )
+        width = max(8, *(len(bot_label(s["bot"])) for s in j["seats"]))
         for s in j["seats"]:
             lo, hi = s["ci95"]
+            line = _("seat {seat} {bot} wins {rate} (95% CI {low} - {high}), mean total {mean}")
             print(
-                f"  seat {s['seat']} {s['bot']:<8} wins {s['win_rate']:.2%}"
-                f" (95% CI {lo:.2%} - {hi:.2%}), mean total {s['mean']:.2f}"
+                "  "
+                + line.format(
+                    seat=s["seat"],
+                    bot=f"{bot_label(s['bot']):<{width}}",
+                    rate=percent(s["win_rate"], digits=2),
+                    low=percent(lo, digits=2),
+                    high=percent(hi, digits=2),
+                    mean=number(s["mean"], digits=2),
+                )
             )
     if len(results) > 1:
-        print("every seat order together:")
+        print(_("every seat order together:"))
+        width = max(8, *(len(bot_label(name)) for name in summary))
         for name, s in summary.items():
             lo, hi = s["ci95"]
+            line = _("{bot} wins {rate} (95% CI {low} - {high}) over {seats}")
             print(
-                f"  {name:<8} wins {s['win_rate']:.2%} (95% CI {lo:.2%} - {hi:.2%})"
-                f" over {s['seats']} seats"
+                "  "
+                + line.format(
+                    bot=f"{bot_label(name):<{width}}",
+                    rate=percent(s["win_rate"], digits=2),
+                    low=percent(lo, digits=2),
+                    high=percent(hi, digits=2),
+                    seats=count("{n} seat", "{n} seats", s["seats"]),
+                )
             )
     return 0
 
@@ -187,8 +252,11 @@ def cmd_endgame(args: argparse.Namespace) -> int:
     from yacht.strategy.endgame import DEFAULT_DEPTH, endgame
 
     depth = DEFAULT_DEPTH if args.depth is None else args.depth
+    _ = cli_gettext()
     if depth > 4:
-        raise CommandError(f"--depth {depth}: depths above 4 take hours; use 1 to 4")
+        raise CommandError(
+            _("--depth {depth}: depths above 4 take hours; use 1 to 4").format(depth=depth)
+        )
     game = endgame(args.rules, depth, use_cache=not args.no_cache)
     data = {
         "rules": args.rules,
@@ -201,10 +269,20 @@ def cmd_endgame(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data))
         return 0
+    text = _(
+        "{rules} endgame, at most {depth} open each: {positions} x {leads} = {size} "
+        "({megabytes} MB), built in {seconds} s"
+    )
     print(
-        f"{args.rules} endgame, at most {game.depth} categories open each: "
-        f"{game.positions:,} positions x {2 * game.spread + 1} leads = {game.size:,} "
-        f"win probabilities ({game.table.nbytes / 1e6:.1f} MB), built in {game.seconds:.1f} s"
+        text.format(
+            rules=args.rules,
+            depth=count("{n} category", "{n} categories", game.depth),
+            positions=count("{n} position", "{n} positions", game.positions),
+            leads=count("{n} lead", "{n} leads", 2 * game.spread + 1),
+            size=count("{n} win probability", "{n} win probabilities", game.size),
+            megabytes=number(game.table.nbytes / 1e6, digits=1),
+            seconds=number(game.seconds, digits=1),
+        )
     )
     return 0
 
@@ -216,21 +294,23 @@ def cmd_win_hint(args: argparse.Namespace) -> int:
     preset with a bonus) and ``--banked`` (your total so far); SHEETS gives the opponents'
     sheets (see :func:`yacht.strategy.win.parse_sheets`).
     """
-    from yacht.rules import CATEGORIES, Category, rules_by_name
+    from yacht.cli.strategy import dice_error, no_upper_error, open_text
+    from yacht.rules import Category, rules_by_name
     from yacht.strategy import mask_of
     from yacht.strategy.win import parse_sheets, seat_hint
     from yacht.strategy.win_tables import Seat, seat_of
 
+    _ = cli_gettext()
     if len(args.dice) != 5:
-        raise CommandError(f"need five dice, got {len(args.dice)}: {' '.join(map(str, args.dice))}")
+        raise dice_error(args.dice)
     if args.target is not None:
-        raise CommandError("--target and --opponents rank options differently: give one")
+        raise CommandError(_("--target and --opponents rank options differently: give one"))
     rules = rules_by_name(args.rules)
     if args.upper is not None and rules.upper_bonus is None:
-        raise CommandError(f"--upper: preset {args.rules} has no upper bonus")
+        raise no_upper_error(args.rules)
     used = [Category.parse(n) for n in args.used.replace(" ", ",").split(",") if n]
     if used and args.banked is None:
-        raise CommandError("--opponents: give --banked B, the points on your sheet")
+        raise CommandError(_("--opponents: give --banked B, the points on your sheet"))
     cap = rules.upper_bonus.threshold if rules.upper_bonus is not None else 0
     try:  # the sheets and the position are checked before any work: a ValueError is theirs
         me = Seat(mask_of(used), min(args.upper or 0, cap), args.banked or 0)
@@ -241,17 +321,26 @@ def cmd_win_hint(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(h.to_json()))
         return 0
-    open_ = [c.value for c in CATEGORIES if c not in used]
-    shown = "all 12" if len(open_) == len(CATEGORIES) else ", ".join(open_)
-    rolls = "1 roll" if args.rolls_left == 1 else f"{args.rolls_left} rolls"
-    how = "exact: solved table" if h.solved else "exact endgame" if h.exact else "estimate"
+    hows = (_("estimate"), _("exact endgame"), _("exact: solved table"))
+    how = hows[2 if h.solved else 1 if h.exact else 0]
+    line = _("{rules}: dice {dice}, {rolls}; open: {open}; {players} ({how})")
     print(
-        f"{args.rules}: dice {' '.join(map(str, args.dice))}, {rolls} left; open: {shown}; "
-        f"{h.players} players ({how})"
+        line.format(
+            rules=args.rules,
+            dice=" ".join(map(str, args.dice)),
+            rolls=rolls_left(args.rolls_left),
+            open=open_text(used),
+            players=count("{n} player", "{n} players", h.players),
+            how=how,
+        )
     )
-    width = max(len(str(o)) for o in h.options)
-    print(f"  {'option':<{width}}  {'P(win)':>8}  {'expected':>8}")
-    for i, o in enumerate(h.options):
+    texts = [option_text(o.action, o.keep, o.category, o.points) for o in h.options]
+    width = max(len(t) for t in [_("option"), *texts])
+    win, expected = _("P(win)"), _("expected")
+    wide = max(8, len(win), len(expected))
+    print(f"  {_('option'):<{width}}  {win:>{wide}}  {expected:>{wide}}")
+    for i, (o, text) in enumerate(zip(h.options, texts, strict=True)):
         mark = "*" if i == 0 else " "
-        print(f"{mark} {o!s:<{width}}  {o.win_probability:8.2%}  {o.expected:8.3f}")
+        chance = percent(o.win_probability, digits=2)
+        print(f"{mark} {text:<{width}}  {chance:>{wide}}  {number(o.expected, digits=3):>{wide}}")
     return 0

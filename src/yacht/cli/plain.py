@@ -1,9 +1,11 @@
 """``yacht play --plain``: a line-based game for 1-6 players that works over a pipe.
 
 Commands are the text forms of actions (``roll``, ``hold 1 3``, ``score fours``, ``undo``) plus
-``sheet``, ``help`` and ``quit``; a category may also be named by its label in the game's
-language (``score Neljä samaa``). Bad input gets one line starting with ``!`` and the prompt
-again; the game is never left half-changed and no traceback is ever shown.
+``sheet``, ``help`` and ``quit``, or the same commands in the game's language (``heitä``,
+``pidä 1 3``, ``merkitse neloset`` in Finnish; the help lists them); a category may also be
+named by its label in the game's language (``score Neljä samaa``). Bad input gets one line
+starting with ``!`` and the prompt again; the game is never left half-changed and no
+traceback is ever shown.
 """
 
 from __future__ import annotations
@@ -26,12 +28,12 @@ from yacht.actions import (
     Undo,
     UndoNotAllowedError,
 )
-from yacht.cli import CommandError
-from yacht.cli.core import parse_language, parse_preset
+from yacht.cli import CommandError, add_lang_option, cli_gettext
+from yacht.cli.core import parse_language, parse_preset, rules_option
 from yacht.dice import RandomDice
 from yacht.game import MAX_PLAYERS, MAX_ROLLS, START_RULES, Game
-from yacht.i18n import category_label, detect_language, translator
-from yacht.rules import CATEGORIES
+from yacht.i18n import category_label, translator
+from yacht.rules import CATEGORIES, Category
 from yacht.sheet import sheet_rows
 
 __all__ = ["PlainGame", "cmd_play", "register"]
@@ -39,20 +41,58 @@ __all__ = ["PlainGame", "cmd_play", "register"]
 Gettext = Callable[[str], str]
 
 
+COMMANDS: tuple[str, ...] = ("roll", "hold", "score", "undo", "sheet", "help", "quit")
+"""The plain game's commands; each also has a word of its own in the game's language."""
+
+_ALIASES = {"?": "help", "q": "quit", "exit": "quit"}
+
+
+def command_words(lang: str) -> dict[str, str]:
+    """Each command's word in a language (a translator gives one word per command).
+
+    >>> command_words("fi")["roll"], command_words("bg")["hold"], command_words("nb")["score"]
+    ('heitä', 'задръжте', 'før')
+    """
+    t = translator(lang)
+    return {
+        "roll": t.pgettext("command", "roll"),
+        "hold": t.pgettext("command", "hold"),
+        "score": t.pgettext("command", "score"),
+        "undo": t.pgettext("command", "undo"),
+        "sheet": t.pgettext("command", "sheet"),
+        "help": t.pgettext("command", "help"),
+        "quit": t.pgettext("command", "quit"),
+    }
+
+
 def register(subs: Any) -> None:
-    _ = translator(detect_language()).gettext
-    p = subs.add_parser("play", help=_("play a game (--plain: line mode, works over a pipe)"))
+    _ = cli_gettext()
+    what = _("play a game (--plain: line mode, works over a pipe)")
+    p = subs.add_parser("play", help=what, description=what)
     p.add_argument("--plain", action="store_true", help=_("line mode: read commands from stdin"))
-    p.add_argument("--players", default=None, help=_("comma-separated names, 1 to 6"))
     p.add_argument(
-        "--rules", default="traditional", help=_("a rules preset (default: traditional)")
+        "--players", default=None, metavar=_("NAMES"), help=_("comma-separated names, 1 to 6")
     )
-    p.add_argument("--seed", default=None, help=_("seed the dice for a reproducible game"))
-    p.add_argument("--start", default="seat", help=_("who starts: seat, roll-off or random"))
+    rules_option(p)
+    p.add_argument(
+        "--seed", default=None, metavar=_("N"), help=_("seed the dice for a reproducible game")
+    )
+    p.add_argument(
+        "--start",
+        default="seat",
+        metavar=_("RULE"),
+        help=_("who starts: seat (the first name), roll-off or random"),
+    )
     p.add_argument("--undo", action="store_true", help=_("house rule: allow taking back a score"))
-    p.add_argument("--lang", default=None, help=_("language: en, fi, bg or nb"))
+    add_lang_option(p)
     p.add_argument("--resume", action="store_true", help=_("continue the saved game"))
-    p.add_argument("--bot-delay", type=float, default=0.6, help=_("seconds between bot actions"))
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        metavar=_("SECONDS"),
+        help=_("seconds between bot actions"),
+    )
     p.add_argument(
         "--no-animation", action="store_true", help=_("no rolling dice (also with NO_COLOR)")
     )
@@ -104,6 +144,14 @@ class PlainGame:
         self.game = game
         self.lang = lang
         self._: Gettext = translator(lang).gettext
+        self.words = command_words(lang)
+        self._commands = {c: c for c in COMMANDS} | _ALIASES
+        self._commands |= {word.casefold(): c for c, word in self.words.items()}
+
+    def command(self, text: str) -> str | None:
+        """The command (its English name) a line starts with, in either language."""
+        verb = text.strip().partition(" ")[0]
+        return self._commands.get(verb.casefold())
 
     def run(self, inp: TextIO, out: TextIO) -> int:
         """Play until the game ends (0), the player quits (0) or the input ends (1)."""
@@ -127,16 +175,16 @@ class PlainGame:
             text = line.strip()
             if echo:
                 out.write(text + "\n")
-            word = text.lower()
             if not text:
                 continue
-            if word in ("quit", "exit", "q"):
+            alone = self.command(text) if len(text.split()) == 1 else None
+            if alone == "quit":
                 out.write(_("Game abandoned.") + "\n")
                 return 0
-            if word in ("help", "?"):
+            if alone == "help":
                 out.write(self.help() + "\n")
                 continue
-            if word == "sheet":
+            if alone == "sheet":
                 show_sheet = True
                 continue
             try:
@@ -147,9 +195,15 @@ class PlainGame:
             if isinstance(event.action, Roll):
                 show_sheet = True  # with what the new dice would score in each open row
             elif isinstance(event.action, Score):
-                message = _("{name} scores {points} in {category}.").format(
+                points = event.points or 0  # a score event always carries its points
+                template = translator(self.lang).ngettext(
+                    "{name} scores {points} point in {category}.",
+                    "{name} scores {points} points in {category}.",
+                    points,
+                )
+                message = template.format(
                     name=g.players[event.player],
-                    points=event.points,
+                    points=points,
                     category=category_label(event.action.category, self.lang),
                 )
                 out.write(message + "\n")
@@ -163,27 +217,34 @@ class PlainGame:
         return 0
 
     def read(self, text: str) -> Action:
-        """The action a line asks for; ``score`` also takes a category's translated label."""
-        verb, _sep, rest = text.strip().partition(" ")
-        if verb.lower() == "score" and rest.strip():
+        """The action a line asks for, its command in English or in the game's language;
+        ``score`` also takes a category's translated label."""
+        rest = text.strip().partition(" ")[2]
+        command = self.command(text)
+        if command == "score" and rest.strip():
             wanted = _fold(rest)
             for category in CATEGORIES:
                 if _fold(category_label(category, self.lang)) == wanted:
                     return Score(category)
-        return Action.parse(text)
+        return Action.parse(f"{command} {rest}" if command else text)
 
     def explain(self, text: str, error: GameError) -> str:
         """What was wrong with a line, in the game's language."""
         _ = self._
         g = self.game
-        verb = text.split()[0].lower()
+        verb = self.command(text)
         if isinstance(error, InvalidActionError):
             if verb == "hold":
-                return _("dice positions are 1 to 5, each at most once (hold 1 3 holds two dice)")
+                return _(
+                    "dice positions are 1 to 5, each at most once ({example} holds two dice)"
+                ).format(example=self.words["hold"] + " 1 3")
             if verb == "score":
-                names = ", ".join(c.value for c in CATEGORIES)
-                return _("unknown category; the categories are: {names}").format(names=names)
-            return _("unknown command; type help to see the commands")
+                return _("unknown category; the categories are: {names}").format(
+                    names=self.category_names()
+                )
+            return _("unknown command; type {help} to see the commands").format(
+                help=self.words["help"]
+            )
         if isinstance(error, NoRollsLeftError):
             return _("no rolls left: score a category")
         if isinstance(error, NotRolledError):
@@ -201,23 +262,36 @@ class PlainGame:
             return _("there is no score to take back now")
         return str(error)
 
+    def category_names(self) -> str:
+        """The categories as a player names them: ``full_house`` in English, the labels else."""
+        if self.lang == "en":
+            return ", ".join(c.value for c in CATEGORIES)
+        return ", ".join(category_label(c, self.lang) for c in CATEGORIES)
+
     def help(self) -> str:
+        """The commands in the game's language (the English ones work as well)."""
         _ = self._
-        categories = ", ".join(
-            c.value if self.lang == "en" else f"{c.value} ({category_label(c, self.lang)})"
-            for c in CATEGORIES
-        )
+        w = self.words
+        fours = w["score"] + " " + category_label(Category.FOURS, self.lang).casefold()
+        if self.lang == "en":
+            fours = "score fours"
         rows = [
-            ("roll", _("roll the dice that are not held")),
-            ("hold 1 3", _("hold dice 1 and 3 and release the others; hold alone releases all")),
-            ("score fours", _("fill an open category with the dice")),
-            ("undo", _("take back your last score before the next player rolls (--undo)")),
-            ("sheet", _("show the score sheet")),
-            ("help", _("show this help")),
-            ("quit", _("leave the game")),
+            (w["roll"], _("roll the dice that are not held")),
+            (
+                w["hold"] + " 1 3",
+                _("hold dice 1 and 3 and release the others; {hold} alone releases all").format(
+                    hold=w["hold"]
+                ),
+            ),
+            (fours, _("fill an open category with the dice")),
+            (w["undo"], _("take back your last score before the next player rolls (--undo)")),
+            (w["sheet"], _("show the score sheet")),
+            (w["help"], _("show this help")),
+            (w["quit"], _("leave the game")),
         ]
-        lines = [_("Commands:")] + [f"  {cmd:<12}  {what}" for cmd, what in rows]
-        lines.append(_("Categories: {names}").format(names=categories))
+        width = max(12, *(len(cmd) for cmd, _what in rows))
+        lines = [_("Commands:")] + [f"  {cmd:<{width}}  {what}" for cmd, what in rows]
+        lines.append(_("Categories: {names}").format(names=self.category_names()))
         return "\n".join(lines)
 
     def render_sheet(self) -> str:
@@ -253,7 +327,13 @@ class PlainGame:
             round=g.round, rounds=len(CATEGORIES), name=g.current_name
         )
         if g.dice is None:
-            return turn + ": " + _("type roll (or help).")
+            return (
+                turn
+                + ": "
+                + _("type {roll} (or {help}).").format(
+                    roll=self.words["roll"], help=self.words["help"]
+                )
+            )
         dice = " ".join(
             f"[{d}]" if i in g.held else f" {d} " for i, d in enumerate(g.dice, start=1)
         )

@@ -8,39 +8,89 @@ import time
 from pathlib import Path
 from typing import Any
 
-from yacht.cli import CommandError
-from yacht.rules import CATEGORIES, Category, preset_names, rules_by_name
+from yacht.cli import CommandError, add_lang_option, cli_gettext, cli_language
+from yacht.cli.core import json_option, rules_option
+from yacht.cli.text import number, option_text, percent, rolls_left
+from yacht.i18n import category_label
+from yacht.rules import CATEGORIES, Category, rules_by_name
 
 
 def register(subs: Any) -> None:
-    p = subs.add_parser("solve", help="the expected final total under optimal play")
-    _rules_option(p)
-    p.add_argument("--no-cache", action="store_true", help="build the table afresh")
-    p.add_argument("--target", type=_points, metavar="T", help="best P(final total >= T)")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    _ = cli_gettext()
+    what = _("the expected final total under optimal play")
+    p = subs.add_parser("solve", help=what, description=what)
+    rules_option(p, choices=True)
+    p.add_argument("--no-cache", action="store_true", help=_("build the table afresh"))
+    p.add_argument(
+        "--target",
+        type=_points,
+        metavar="T",
+        help=_("the best chance of a final total of at least T points instead"),
+    )
+    json_option(p)
+    add_lang_option(p)
     p.set_defaults(handler=cmd_solve)
 
-    p = subs.add_parser("hint", help="every option for a roll, best first")
-    p.add_argument("--dice", nargs="+", type=_face, required=True, metavar="DIE")
-    p.add_argument("--rolls-left", type=int, required=True, choices=(0, 1, 2))
-    p.add_argument("--used", default="", help="filled categories, comma-separated")
-    p.add_argument("--upper", type=int, default=None, metavar="N", help="upper subtotal")
-    _rules_option(p)
-    p.add_argument("--target", type=_points, metavar="T", help="rank by P(final total >= T)")
-    p.add_argument("--banked", type=_points, default=None, metavar="B", help="points on sheet")
-    p.add_argument("--opponents", metavar="SHEETS", help="rank by P(finishing first) against")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    what = _("every option for a roll, best first")
+    p = subs.add_parser("hint", help=what, description=what)
+    p.add_argument(
+        "--dice",
+        nargs="+",
+        type=_face,
+        required=True,
+        metavar=_("DIE"),
+        help=_("the five dice, 1 to 6"),
+    )
+    p.add_argument(
+        "--rolls-left",
+        type=int,
+        required=True,
+        choices=(0, 1, 2),
+        help=_("rolls left in the turn: 0, 1 or 2"),
+    )
+    p.add_argument(
+        "--used",
+        default="",
+        metavar=_("CATEGORIES"),
+        help=_("filled categories, comma-separated (e.g. ones,yacht)"),
+    )
+    p.add_argument(
+        "--upper",
+        type=int,
+        default=None,
+        metavar="N",
+        help=_("the points of Ones to Sixes so far (a preset with an upper bonus)"),
+    )
+    rules_option(p, choices=True)
+    p.add_argument(
+        "--target",
+        type=_points,
+        metavar="T",
+        help=_("rank by the chance of a final total of at least T points"),
+    )
+    p.add_argument(
+        "--banked",
+        type=_points,
+        default=None,
+        metavar="B",
+        help=_("the points on your sheet so far"),
+    )
+    p.add_argument(
+        "--opponents",
+        metavar=_("SHEETS"),
+        help=_("rank by the chance of finishing first against these sheets"),
+    )
+    json_option(p)
+    add_lang_option(p)
     p.set_defaults(handler=cmd_hint)
 
-    p = subs.add_parser("distribution", help="the exact distribution of the final total")
-    _rules_option(p)
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--plot", metavar="FILE", help="draw a histogram (.png or .svg)")
+    what = _("the exact distribution of the final total")
+    p = subs.add_parser("distribution", help=what, description=what)
+    rules_option(p, choices=True)
+    json_option(p)
+    p.add_argument("--plot", metavar=_("FILE"), help=_("draw a histogram (a .png or .svg file)"))
+    add_lang_option(p)
     p.set_defaults(handler=cmd_distribution)
-
-
-def _rules_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", default="traditional", choices=preset_names())
 
 
 def _face(text: str) -> int:
@@ -49,7 +99,8 @@ def _face(text: str) -> int:
     except ValueError:
         value = 0
     if not 1 <= value <= 6:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a die face (1 to 6)")
+        _ = cli_gettext()
+        raise argparse.ArgumentTypeError(_("{word!r} is not a die face (1 to 6)").format(word=text))
     return value
 
 
@@ -59,8 +110,35 @@ def _points(text: str) -> int:
     except ValueError:
         value = -1
     if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of points (0 or more)")
+        _ = cli_gettext()
+        raise argparse.ArgumentTypeError(
+            _("{text!r} is not a number of points (0 or more)").format(text=text)
+        )
     return value
+
+
+def open_text(used: Any) -> str:
+    """The open categories as the user's language names them ("all 12" when none is filled)."""
+    _ = cli_gettext()
+    lang = cli_language()
+    open_ = [c for c in CATEGORIES if c not in used]
+    if len(open_) == len(CATEGORIES):
+        return _("all {n}").format(n=len(CATEGORIES))
+    return ", ".join(c.value if lang == "en" else category_label(c, lang) for c in open_)
+
+
+def dice_error(dice: list[int]) -> CommandError:
+    _ = cli_gettext()
+    return CommandError(
+        _("need five dice, got {count}: {dice}").format(
+            count=len(dice), dice=" ".join(map(str, dice))
+        )
+    )
+
+
+def no_upper_error(rules: str) -> CommandError:
+    _ = cli_gettext()
+    return CommandError(_("--upper: preset {rules} has no upper bonus").format(rules=rules))
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -77,16 +155,27 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"rules": args.rules, "target": args.target, "probability": p}))
         else:
-            print(f"{args.rules}: best chance of a final total >= {args.target}: {p:.4%} ({p!r})")
+            _ = cli_gettext()
+            text = _("{rules}: the best chance of a final total of at least {target}: {p}")
+            shown = text.format(rules=args.rules, target=args.target, p=percent(p, digits=4))
+            print(f"{shown} ({p!r})")
         return 0
     solution = solve(args.rules, use_cache=not args.no_cache)
     if args.json:
         out = {"rules": args.rules, "expected": solution.expected, "seconds": solution.seconds}
         print(json.dumps(out))
     else:
+        _ = cli_gettext()
+        text = _(
+            "{rules}: expected final total under optimal play {expected} "
+            "(table built in {seconds} s)"
+        )
         print(
-            f"{args.rules}: expected final total under optimal play {solution.expected:.7f} "
-            f"(table built in {solution.seconds:.3f} s)"
+            text.format(
+                rules=args.rules,
+                expected=number(solution.expected, digits=7),
+                seconds=number(solution.seconds, digits=3),
+            )
         )
     return 0
 
@@ -103,14 +192,14 @@ def cmd_hint(args: argparse.Namespace) -> int:
 
         return cmd_win_hint(args)
 
+    _ = cli_gettext()
     if len(args.dice) != 5:
-        shown = " ".join(map(str, args.dice))
-        raise CommandError(f"need five dice, got {len(args.dice)}: {shown}")
+        raise dice_error(args.dice)
     rules = rules_by_name(args.rules)
     if args.upper is not None and rules.upper_bonus is None:
-        raise CommandError(f"--upper: preset {args.rules} has no upper bonus")
+        raise no_upper_error(args.rules)
     if args.banked is not None and args.target is None:
-        raise CommandError("--banked counts toward a target: give --target T too")
+        raise CommandError(_("--banked counts toward a target: give --target T too"))
     used = _used(args.used)
     try:  # hint() checks the position it is given before any work: its ValueError is ours
         h = hint(
@@ -127,19 +216,26 @@ def cmd_hint(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(h.to_json()))
         return 0
-    open_ = [c.value for c in CATEGORIES if c not in h.used]
-    shown = "all 12" if len(open_) == len(CATEGORIES) else ", ".join(open_)
-    rolls = "1 roll" if args.rolls_left == 1 else f"{args.rolls_left} rolls"
-    print(f"{args.rules}: dice {' '.join(map(str, args.dice))}, {rolls} left; open: {shown}")
-    width = max(len(str(o)) for o in h.options)
-    head = f"  {'option':<{width}}  {'expected':>8}"
+    print(
+        _("{rules}: dice {dice}, {rolls}; open: {open}").format(
+            rules=args.rules,
+            dice=" ".join(map(str, args.dice)),
+            rolls=rolls_left(args.rolls_left),
+            open=open_text(h.used),
+        )
+    )
+    texts = [option_text(o.action, o.keep, o.category, o.points) for o in h.options]
+    expected = _("expected")
+    width = max(len(t) for t in [_("option"), *texts])
+    wide = max(8, len(expected))
+    head = f"  {_('option'):<{width}}  {expected:>{wide}}"
     if args.target is not None:
-        head += f"  {f'P(>={args.target})':>10}"
+        head += f"  {f'P(>={args.target})':>11}"
     print(head)
-    for i, o in enumerate(h.options):
-        line = f"{'*' if i == 0 else ' '} {o!s:<{width}}  {o.expected:8.3f}"
+    for i, (o, text) in enumerate(zip(h.options, texts, strict=True)):
+        line = f"{'*' if i == 0 else ' '} {text:<{width}}  {number(o.expected, digits=3):>{wide}}"
         if o.probability is not None:
-            line += f"  {o.probability:10.4%}"
+            line += f"  {percent(o.probability, digits=4):>11}"
         print(line)
     return 0
 
@@ -147,9 +243,10 @@ def cmd_hint(args: argparse.Namespace) -> int:
 def cmd_distribution(args: argparse.Namespace) -> int:
     from yacht.strategy.distribution import distribution
 
+    _ = cli_gettext()
     plot = Path(args.plot) if args.plot else None
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
-        raise CommandError(f"--plot: {args.plot!r} must end in .png or .svg")
+        raise CommandError(_("--plot: {file!r} must end in .png or .svg").format(file=args.plot))
     start = time.perf_counter()
     d = distribution(args.rules)
     if plot is not None:
@@ -157,48 +254,63 @@ def cmd_distribution(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(d.to_json()))
         return 0
-    print(f"{args.rules}: final total under optimal play ({time.perf_counter() - start:.2f} s)")
-    print(f"mean {d.mean:.4f}, stdev {d.stdev:.4f}")
-    print("percentiles: " + ", ".join(f"{q}%: {t}" for q, t in d.percentiles.items()))
+    seconds = number(time.perf_counter() - start, digits=2)
+    print(
+        _("{rules}: final total under optimal play ({seconds} s)").format(
+            rules=args.rules, seconds=seconds
+        )
+    )
+    print(
+        _("mean {mean}, standard deviation {stdev}").format(
+            mean=number(d.mean, digits=4), stdev=number(d.stdev, digits=4)
+        )
+    )
+    cuts = ", ".join(f"{percent(float(q) / 100, digits=0)}: {t}" for q, t in d.percentiles.items())
+    print(_("percentiles: {cuts}").format(cuts=cuts))
     by_ten = [
         float(d.probabilities[lo : lo + 10].sum()) for lo in range(0, d.probabilities.size, 10)
     ]
     scale = 50 / max(by_ten)
     for i, p in enumerate(by_ten):
         if p >= 5e-5:
-            print(f"{i * 10:>3}-{i * 10 + 9:<3} {p:7.3%} {'#' * round(p * scale)}")
+            print(f"{i * 10:>3}-{i * 10 + 9:<3} {percent(p, digits=3):>8} {'#' * round(p * scale)}")
     if plot is not None:
-        print(f"plot written to {plot}")
+        print(_("plot written to {file}").format(file=plot))
     return 0
 
 
 def _plot(d: Any, path: Path, rules: str) -> None:
+    _ = cli_gettext()
     try:
         import matplotlib
     except ImportError:
-        raise CommandError("--plot needs matplotlib: pip install 'yacht[plot]'") from None
+        raise CommandError(_("--plot needs matplotlib: pip install 'yacht[plot]'")) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(9, 4.5))
     totals = range(d.probabilities.size)
-    ax.bar(totals, d.probabilities, width=1.0, color="#4c72b0", label="P(final total)")
-    ax.axvline(d.mean, color="#c44e52", linewidth=2, label=f"mean {d.mean:.2f}")
+    ax.bar(totals, d.probabilities, width=1.0, color="#4c72b0", label=_("P(final total)"))
+    mean = _("mean {mean}").format(mean=number(d.mean, digits=2))
+    ax.axvline(d.mean, color="#c44e52", linewidth=2, label=mean)
     cuts = d.percentiles
-    label = "percentiles: " + ", ".join(f"{q}% {t}" for q, t in cuts.items())
+    label = _("percentiles: {cuts}").format(
+        cuts=", ".join(f"{percent(float(q) / 100, digits=0)} {t}" for q, t in cuts.items())
+    )
     for i, (q, t) in enumerate(cuts.items()):
         ax.axvline(t, color="#555555", linestyle=":", linewidth=1, label=None if i else label)
         ax.annotate(
-            f"{q}%",
+            percent(float(q) / 100, digits=0),
             (t, 1.0),
             xycoords=("data", "axes fraction"),
             ha="center",
             va="bottom",
             fontsize=8,
         )
-    ax.set_xlabel("final total")
-    ax.set_ylabel("probability")
-    ax.set_title(f"{rules}: final total under optimal play (stdev {d.stdev:.2f})", pad=16)
+    ax.set_xlabel(_("final total"))
+    ax.set_ylabel(_("probability"))
+    title = _("{rules}: final total under optimal play (standard deviation {stdev})")
+    ax.set_title(title.format(rules=rules, stdev=number(d.stdev, digits=2)), pad=16)
     ax.set_xlim(0, d.probabilities.size)
     ax.set_ylim(0, float(d.probabilities.max()) * 1.3)  # room for the legend above the bars
     ax.legend(loc="upper left", fontsize=8)
@@ -206,6 +318,8 @@ def _plot(d: Any, path: Path, rules: str) -> None:
     try:
         fig.savefig(path)
     except OSError as e:
-        raise CommandError(f"--plot: cannot write {str(path)!r}: {e.strerror}") from None
+        raise CommandError(
+            _("--plot: cannot write {file!r}: {error}").format(file=str(path), error=e.strerror)
+        ) from None
     finally:
         plt.close(fig)

@@ -1,5 +1,8 @@
 """``yacht history`` and ``yacht replay``; also the full-screen side of ``yacht play``.
 
+Their command line and one-line errors are in :mod:`yacht.cli.records` (the ``yacht`` catalog);
+what they print here comes from the terminal game's catalog.
+
 ``history`` and ``replay --plain`` need no Textual; ``replay`` without ``--plain`` and ``play``
 open the terminal game (the ``tui`` extra).
 """
@@ -9,29 +12,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 from yacht.cli import CommandError
+from yacht.cli.records import (
+    bot_delay_error,
+    limit_error,
+    terminal_error,
+    textual_error,
+    unreadable_error,
+)
 from yacht.i18n import detect_language, language_code
 from yacht.tui.records import Records, data_dir
 from yacht.tui.replay import replay_text
 from yacht.tui.text import gettext_for
 
-__all__ = ["cmd_history", "cmd_replay", "play_full_screen", "register"]
-
-
-def register(subs: Any) -> None:
-    p = subs.add_parser("history", help="list finished games and high scores")
-    p.add_argument("--limit", type=int, default=20, help="how many recent games (default 20)")
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.add_argument("--lang", default=None, help="language: en, fi, bg or nb")
-    p.set_defaults(handler=cmd_history)
-    p = subs.add_parser("replay", help="step through a stored game with its review")
-    p.add_argument("id", type=int, help="the game's number in `yacht history`")
-    p.add_argument("--plain", action="store_true", help="print the replay as text")
-    p.add_argument("--no-review", action="store_true", help="skip the strategy review")
-    p.add_argument("--lang", default=None, help="language: en, fi, bg or nb")
-    p.set_defaults(handler=cmd_replay)
+__all__ = ["cmd_history", "cmd_replay", "play_full_screen"]
 
 
 def _lang(args: argparse.Namespace) -> str:
@@ -41,7 +36,7 @@ def _lang(args: argparse.Namespace) -> str:
 
 def cmd_history(args: argparse.Namespace) -> int:
     if args.limit < 1:
-        raise CommandError(f"--limit must be at least 1, got {args.limit}")
+        raise limit_error(args.limit)
     _ = gettext_for(_lang(args))
     records = Records.open_default()
     games = records.games(args.limit)
@@ -96,11 +91,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
             _("no stored game with id {id} (see: yacht history)").format(id=args.id)
         ) from None
     except RecursionError:
-        raise CommandError(f"stored game {args.id} is not a readable game") from None
+        raise unreadable_error(args.id) from None
     try:
         record.game()  # a damaged record is one line, not a traceback
     except ValueError as e:
-        raise CommandError(f"stored game {args.id} is not a readable game: {e}") from None
+        raise unreadable_error(args.id, e) from None
     review = None
     if not args.no_review:
         from yacht.review import review as review_game
@@ -118,13 +113,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def _need_terminal() -> None:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        raise CommandError("the full-screen game needs a terminal (use --plain for text)")
+        raise terminal_error()
     try:
         import textual  # noqa: F401
     except ImportError:
-        raise CommandError(
-            "the full-screen game needs Textual: pip install 'yacht[tui]' (or use --plain)"
-        ) from None
+        raise textual_error() from None
 
 
 def play_full_screen(args: argparse.Namespace) -> int:
@@ -153,7 +146,7 @@ def play_full_screen(args: argparse.Namespace) -> int:
     dice = RandomDice(int(seed)) if seed is not None else None
     delay = float(getattr(args, "bot_delay", 0.6))
     if not 0 <= delay <= 10:
-        raise CommandError(f"--bot-delay must be 0 to 10 seconds, got {delay}")
+        raise bot_delay_error(delay)
     _need_terminal()
     from yacht.tui.app import YachtApp
     from yacht.tui.motion import animation_wanted

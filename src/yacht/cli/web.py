@@ -11,42 +11,75 @@ __all__ = ["cmd_serve", "cmd_verify", "register"]
 
 
 def register(subs: Any) -> None:
-    p = subs.add_parser("serve", help="run the web game (browser UI, REST and WebSocket API)")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    from yacht.cli import add_lang_option, cli_gettext
+
+    _ = cli_gettext()
+    what = _("run the web game (browser UI, REST and WebSocket API)")
+    p = subs.add_parser("serve", help=what, description=what)
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        metavar=_("ADDRESS"),
+        help=_("address to listen on (default: 127.0.0.1)"),
+    )
+    p.add_argument(
+        "--port", type=int, default=8000, metavar=_("PORT"), help=_("port (default: 8000)")
+    )
     p.add_argument(
         "--database",
         default=None,
         metavar="URL",
-        help="SQLAlchemy URL (default: an SQLite file in the user data directory, "
-        "or $YACHT_DATA_DIR)",
+        help=_(
+            "SQLAlchemy URL (default: an SQLite file in the user data directory, "
+            "or $YACHT_DATA_DIR)"
+        ),
     )
     p.add_argument(
         "--redis",
         default=None,
         metavar="URL",
-        help="share tables with every other yacht serve using the same database and Redis "
-        "(e.g. redis://127.0.0.1:6379/0); without it this process serves alone",
+        help=_(
+            "share tables with every other yacht serve using the same database and Redis "
+            "(e.g. redis://127.0.0.1:6379/0); without it this process serves alone"
+        ),
     )
-    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     p.add_argument(
-        "--log-format", default="text", choices=["text", "json"], help="json: one object a line"
+        "--log-level",
+        default="info",
+        choices=["debug", "info", "warning", "error"],
+        help=_("how much the server logs (default: info)"),
     )
+    p.add_argument(
+        "--log-format",
+        default="text",
+        choices=["text", "json"],
+        help=_("json: one object a line"),
+    )
+    add_lang_option(p)
     p.set_defaults(handler=cmd_serve)
 
     p = subs.add_parser(
         "verify",
-        help="check a finished web game's dice against its revealed seed",
-        description="Exit status: 0 fair, 1 not fair, 2 the file cannot be checked.",
+        help=_("check a finished web game's dice against its revealed seed"),
+        description=_("Exit status: 0 fair, 1 not fair, 2 the file cannot be checked."),
     )
-    p.add_argument("game", metavar="GAME.json", help="a game file (from the page or /api/games/ID)")
-    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.add_argument(
+        "game",
+        metavar=_("GAME.json"),
+        help=_("a game file (from the page or /api/games/ID)"),
+    )
+    p.add_argument("--json", action="store_true", help=_("print the verdict as JSON"))
     p.add_argument(
         "--commitment",
         metavar="HEX",
-        help="the commitment you saw before you gave your seed (the file's must be the same)",
+        help=_("the commitment you saw before you gave your seed (the file's must be the same)"),
     )
-    p.add_argument("--seed", help="the seed you gave (it must be one of the game's seeds)")
+    p.add_argument(
+        "--seed",
+        metavar=_("SEED"),
+        help=_("the seed you gave (it must be one of the game's seeds)"),
+    )
+    add_lang_option(p)
     p.set_defaults(handler=cmd_verify)
 
 
