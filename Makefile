@@ -49,6 +49,19 @@ docs: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
+# The load grid (needs PostgreSQL and Redis, started here; about 1 min a run at 1,000 tables):
+# runs benchmarks.loadrun per think time, then writes the docs' load table and plot from the
+# JSON files. A quick look: make bench-load LOAD_TABLES=100 LOAD_RUNS=1 LOAD_DURATION=10 LOAD_OUT=/tmp/load
+LOAD_TABLES ?= 1000
+LOAD_THINK ?= 1,2,3,5
+LOAD_RUNS ?= 3
+LOAD_DURATION ?= 30
+LOAD_OUT ?= benchmarks/results/load
+.PHONY: bench-load
+bench-load: $(STAMP)
+	eval "$$(bash .ci/services)" && nice $(BIN)/python -m benchmarks.loadgrid --tables $(LOAD_TABLES) \
+		--think $(LOAD_THINK) --runs $(LOAD_RUNS) --duration $(LOAD_DURATION) --out $(LOAD_OUT)
+
 catalogs: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -o src/yacht/locale/yacht.pot --no-location --omit-header \
 		src/yacht/rules.py src/yacht/scorers.py src/yacht/i18n.py src/yacht/actions.py src/yacht/game.py src/yacht/dice.py src/yacht/cli/__init__.py src/yacht/cli/core.py src/yacht/cli/plain.py

@@ -1,31 +1,43 @@
-"""One row of the README's scale-out figures: two ``yacht serve`` processes on a fresh
-PostgreSQL database and Redis, ``yacht loadtest`` against both, and the CPU each part used.
+"""One row of the scale-out figures: two ``yacht serve`` processes on a fresh PostgreSQL
+database and Redis, ``yacht loadtest`` against both, and the CPU each part used.
 
     eval "$(bash .ci/services)"
-    python -m benchmarks.loadrun TABLES THINK [DURATION]
+    python -m benchmarks.loadrun TABLES THINK [DURATION] [--out DIR]
 
-Prints one JSON line: the load test's actions per second, latency percentiles (ms) and errors,
-plus the CPU the two servers used per action (from /proc, over the measured window only), the
-cores used by the servers, PostgreSQL, Redis and the load generator, and the highest 1-minute
-load average seen. Linux only (it reads /proc); loopback only; about a minute per row with
-1,000 tables. Not part of ``make bench``: it needs the services and the machine to itself.
+Prints the machine first (CPU model, cores, load average before the run; on stderr), then one
+JSON line: the load test's actions per second, latency percentiles (ms) and errors, the CPU the
+two servers used per action (from /proc, over the measured window only), the cores used by the
+servers, PostgreSQL, Redis and the load generator, the load average before and during the run,
+and what each server's ``/metrics`` showed (loop lag, GC passes, stage timings, pool waits).
+The same row, with the machine, is written to ``DIR/<UTC time>-<tables>-<think>.json``
+(default ``benchmarks/results/load``; ``--out ''`` writes nothing); ``benchmarks.loadgrid``
+turns those files into the docs' table and plot. Linux only (it reads /proc); loopback only;
+about a minute per row with 1,000 tables. Not part of ``make bench``: it needs the services
+and the machine to itself (``make bench-load`` runs the grid).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
 import urllib.request
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import create_engine, text
 
+from benchmarks.machine import machine
+
 PORTS = (8001, 8002)
 YACHT = (sys.executable, "-m", "yacht")
 TICK = os.sysconf("SC_CLK_TCK")
+RESULTS = Path(__file__).parent / "results" / "load"
 
 
 def cpu_seconds(pid: int) -> float:
@@ -55,9 +67,39 @@ def by_part(servers: list[int], load: int) -> dict[str, float]:
     return parts
 
 
-def main() -> None:
-    tables, think = int(sys.argv[1]), float(sys.argv[2])
-    duration = float(sys.argv[3]) if len(sys.argv) > 3 else 30.0
+def git_commit() -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        )
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return done.stdout.strip() or None
+
+
+def save(row: dict[str, Any], out: Path) -> Path:
+    """Write one run's row as ``out/<UTC time>-<tables>-<think>.json``."""
+    out.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    path = out / f"{stamp}-{row['tables']}-{row['think']:g}.json"
+    path.write_text(json.dumps(row, indent=2) + "\n")
+    return path
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.loadrun")
+    parser.add_argument("tables", type=int)
+    parser.add_argument("think", type=float)
+    parser.add_argument("duration", type=float, nargs="?", default=30.0)
+    parser.add_argument("--out", default=str(RESULTS), help="where to write the run's JSON")
+    args = parser.parse_args(argv)
+    tables, think, duration = args.tables, args.think, args.duration
+    box = machine()
+    print(
+        f"machine: {box['cpu']}, {box['cores']} cores, Python {box['python']}, "
+        f"load average {' '.join(str(x) for x in box['load_average'])} (before)",
+        file=sys.stderr,
+    )
     base = os.environ["YACHT_TEST_POSTGRES_URL"]
     redis = os.environ["YACHT_TEST_REDIS_URL"]
     name = f"yacht_loadrun_{os.getpid()}"
@@ -92,10 +134,10 @@ def main() -> None:
         )
         pids = [s.pid for s in servers]
         samples: list[tuple[float, dict[str, float]]] = []
-        highest = 0.0
+        loads: list[float] = []
         while load.poll() is None:
             samples.append((time.perf_counter(), by_part(pids, load.pid)))
-            highest = max(highest, os.getloadavg()[0])
+            loads.append(os.getloadavg()[0])
             time.sleep(0.25)
         report: dict[str, Any] = json.loads(load.stdout.read() if load.stdout else "")
     finally:
@@ -128,9 +170,19 @@ def main() -> None:
         "errors": report["errors"],
         "server_cpu_ms_per_action": round(1000 * used["servers"] / actions, 2) if actions else None,
         "cores": {part: round(seconds / window, 2) for part, seconds in used.items()},
-        "load_average_max": round(highest, 2),
+        "load_average_before": box["load_average"],
+        "load_average_max": round(max(loads, default=0.0), 2),
+        "load_average_mean": round(statistics.fmean(loads), 2) if loads else None,
+        "duration": window,
+        "actions": actions,
+        "machine": box,
+        "commit": git_commit(),
+        "servers": report.get("servers", {}),
     }
-    print(json.dumps(row))
+    print(json.dumps({k: v for k, v in row.items() if k not in ("machine", "servers")}))
+    if args.out:
+        print(f"written to {save(row, Path(args.out))}", file=sys.stderr)
+    return row
 
 
 if __name__ == "__main__":

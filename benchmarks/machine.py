@@ -7,6 +7,7 @@ import platform
 import statistics
 import time
 from collections.abc import Callable, Iterable
+from typing import Any
 
 
 def on_one_core(run: Callable[[], None]) -> None:
@@ -27,6 +28,30 @@ def header(title: str) -> str:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     cpu = platform.processor() or platform.machine()
     return f"{title} (one core of {os.cpu_count()}, {cpu}, load average {load:.2f}; medians)"
+
+
+def cpu_model() -> str:
+    """The CPU's model name as Linux reports it (else what ``platform`` knows)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine() -> dict[str, Any]:
+    """The machine a load figure was measured on: CPU, cores, Python, load average now."""
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
+    return {
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "system": f"{platform.system()} {platform.release()}",
+        "load_average": [round(x, 2) for x in load],
+    }
 
 
 def timed(work: Callable[[], object], repeats: int) -> tuple[float, float]:
