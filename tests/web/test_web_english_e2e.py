@@ -1,9 +1,10 @@
 """Nothing left in English: every page in Finnish, Bulgarian and Norwegian (the lobby, a table
-mid-game against a bot with the hint open, the results of a finished game with every decision
-shown, the finished games, the replay checked to its last move), read word by word — the text,
-the tab's title, the options of every list, labels and tooltips — against the English of the
-catalogs (tests/english.py). Numbers on the results page and in the hint are the language's own
-("110,2", "30,8 %"), and no page shows a script error. Screenshots go to test-artifacts/web/."""
+waiting for a person, an unknown table code, a table in its first round against a bot with the
+hint open, the results of a finished game with every decision shown, the finished games, the
+replay checked to its last move), read word by word — the text, the tab's title, the options of
+every list, labels and tooltips — against the English of the catalogs (tests/english.py).
+Numbers on the results page and in the hint are the language's own ("110,2", "30,8 %"), and no
+page shows a script error. Screenshots go to test-artifacts/web/."""
 
 from __future__ import annotations
 
@@ -37,6 +38,7 @@ TEXT = """() => {
   }
   return parts.join('\\n');
 }"""
+ROLL_OFF = {"fi": "Aloitusheitot: ", "bg": "Хвърляне за начало: ", "nb": "Startkast: "}
 DECIMAL = {"fi": r"\d,\d", "bg": r"\d,\d", "nb": r"\d,\d"}
 PERCENT = {"fi": r"\d\u00a0%", "bg": r"\d%", "nb": r"\d\u00a0%"}
 
@@ -44,10 +46,11 @@ PERCENT = {"fi": r"\d\u00a0%", "bg": r"\d%", "nb": r"\d\u00a0%"}
 class Seat:
     """Ann's seat at a table against the medium bot, played through the REST API."""
 
-    def __init__(self, http: httpx.Client, *more: dict[str, str]) -> None:
+    def __init__(self, http: httpx.Client, *more: dict[str, str], start: str = "seat") -> None:
         self.http = http
         seats = [{"kind": "human"}, {"kind": "bot", "bot": "medium"}, *more]
-        self.code: str = http.post("/api/tables", json={"seats": seats}).json()["code"]
+        body = {"seats": seats, "start": start}
+        self.code: str = http.post("/api/tables", json=body).json()["code"]
         joined = http.post(f"/api/tables/{self.code}/join", json={"seat": 0, "name": "Ann"})
         self.token: str = joined.json()["token"]
 
@@ -88,16 +91,16 @@ class Seat:
 def tables(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[LiveServer, Seat, Seat, Seat]]:
-    """One server for the module: a finished game with its review, a game mid-way with Ann to
-    roll again (dice on the table), and a table waiting for a second person."""
+    """One server for the module: a finished game with its review, a game in its first round
+    with Ann to roll again (dice on the table; who starts was rolled off, and the log says so),
+    and a table waiting for a second person."""
     server = LiveServer(tmp_path_factory.mktemp("english") / "yacht.sqlite3", bot_delay=0)
     server.start()
     with httpx.Client(base_url=server.url, timeout=120) as http:
         done = Seat(http)
         done.play_turns(12)
         done.wait(lambda g: g["status"] == "finished" and g.get("review") is not None)
-        playing = Seat(http)
-        playing.play_turns(3)
+        playing = Seat(http, start="roll-off")
         playing.wait(lambda g: g["current"] == 0)
         playing.act({"kind": "roll"})
         waiting = Seat(http, {"kind": "human"})
@@ -145,11 +148,17 @@ def test_every_page_speaks_the_language(
     found["waiting table"] = english(page, lang, waiting.code)
     shot(page, f"english-{lang}-1-waiting", full=True)
 
+    pages.allow(r"/t/ZZZZZZ: console: Failed to load resource: .* 404")
+    page = pages.open(f"{server.url}/t/ZZZZZZ", lang=lang)
+    expect(page.locator("#missing")).to_be_visible()
+    found["no such table"] = english(page, lang, "ZZZZZZ")
+
     seats = {playing.code: {0: playing.token}}
     page = pages.open(f"{server.url}/t/{playing.code}", lang=lang, seats=seats)
     page.locator("#hint").click()
     expected = page.locator("#hints li .expected")
     expect(expected.first).to_have_text(re.compile(DECIMAL[lang]))
+    expect(page.locator("#log")).to_contain_text(ROLL_OFF[lang])
     found["table"] = english(page, lang, playing.code)
     shot(page, f"english-{lang}-2-table", full=True)
 

@@ -95,6 +95,7 @@ function showMissing() {
   for (const id of ["#join", "#invite", "#results", "#play", "#side", "#conn"]) show($(id), false);
   $("#turn").textContent = "";
   document.title = `${t("Yacht")} · ${t("No such table")}`;
+  $("#table-title").textContent = t("Yacht");
 }
 
 let toastHandle = null;
