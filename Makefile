@@ -62,9 +62,13 @@ bench-load: $(STAMP)
 	eval "$$(bash .ci/services)" && nice $(BIN)/python -m benchmarks.loadgrid --tables $(LOAD_TABLES) \
 		--think $(LOAD_THINK) --runs $(LOAD_RUNS) --duration $(LOAD_DURATION) --out $(LOAD_OUT)
 
+# The `yacht` domain: the core and the command line (cli/tui.py prints the terminal game's texts,
+# domain yacht_tui). `count` marks a plural like ngettext (yacht.cli.text.count).
 catalogs: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -o src/yacht/locale/yacht.pot --no-location --omit-header \
-		src/yacht/rules.py src/yacht/scorers.py src/yacht/i18n.py src/yacht/actions.py src/yacht/game.py src/yacht/dice.py src/yacht/cli/__init__.py src/yacht/cli/core.py src/yacht/cli/plain.py
+		-k count:1,2 \
+		src/yacht/rules.py src/yacht/scorers.py src/yacht/i18n.py src/yacht/actions.py src/yacht/game.py src/yacht/dice.py \
+		$(filter-out src/yacht/cli/tui.py,$(wildcard src/yacht/cli/*.py))
 	$(BIN)/pybabel update -i src/yacht/locale/yacht.pot -d src/yacht/locale -D yacht --no-fuzzy-matching
 	$(BIN)/pybabel compile -d src/yacht/locale -D yacht --statistics
 
