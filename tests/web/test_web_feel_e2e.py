@@ -94,7 +94,7 @@ def test_each_player_has_a_panel_with_name_total_connection_and_clock(
     expect(panels.nth(0).locator(".dot")).to_have_attribute("aria-label", "connected")
     expect(panels.nth(1).locator(".panel-name")).to_have_text("Greedy bot")
     expect(panels.nth(0)).to_have_attribute("aria-current", "true")
-    expect(panels.nth(0).locator(".clock")).to_have_text(re.compile(r"^\d+ s$"))
+    expect(panels.nth(0).locator(".clock")).to_have_text(re.compile(r"^\d+ sec$"))
     page.keyboard.press("r")
     points = page.locator("button.score").first.inner_text()
     page.locator("button.score").first.click()

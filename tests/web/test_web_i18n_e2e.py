@@ -58,6 +58,12 @@ def test_a_count_takes_the_plural_form_of_the_catalog(
 
 NUMBERS = [(110.2, 1), (-19.1, 1), (3.14159, 2), (250, 0), (12345.67, 1), (0.2, 1)]
 PERCENTS = [(0.308, 1), (0.5, 0), (0.0123, 1), (1, 0)]
+DURATIONS = {  # the turn timer's choices and a clock, in the language's units
+    "en": ["30 sec", "60 sec", "2 min", "5 min", "1 sec"],
+    "fi": ["30 s", "60 s", "2 min", "5 min", "1 s"],
+    "bg": ["30 сек", "60 сек", "2 мин", "5 мин", "1 сек"],
+    "nb": ["30 sek", "60 sek", "2 min", "5 min", "1 sek"],
+}
 SHOWN = {  # what a reader of each language expects, as the issue writes it
     "en": ("110.2", "30.8%"),
     "fi": ("110,2", "30,8\xa0%"),
@@ -79,6 +85,10 @@ def test_numbers_are_written_the_language_way(pages: Pages, server: LiveServer, 
     numbers = [n.replace(minus, "-") for n in numbers]
     assert numbers == [format_number(v, lang, digits=d) for v, d in NUMBERS]
     assert percents == [format_percent(v, lang, digits=d) for v, d in PERCENTS]
+    durations = in_page(page, "return arg.map((s) => m.duration(s));", [30, 60, 120, 300, 1])
+    assert [d.replace("\xa0", " ") for d in durations] == DURATIONS[lang]
+    timer = page.locator("#timer option").all_inner_texts()[1:]  # after "none"
+    assert [d.replace("\xa0", " ") for d in timer] == DURATIONS[lang][:4]
 
 
 def test_errors_and_dice_checks_speak_the_language(pages: Pages, server: LiveServer) -> None:

@@ -16,6 +16,17 @@ export function t(msgid, params = {}) {
   return fill(messages[msgid] || msgid, params);
 }
 
+// A time in seconds with the language's unit: "30 s" (fi), "30 сек" (bg), "2 min"; whole
+// minutes from two on.
+export function duration(seconds) {
+  const minutes = seconds >= 120 && seconds % 60 === 0;
+  return new Intl.NumberFormat(current, {
+    style: "unit",
+    unit: minutes ? "minute" : "second",
+    unitDisplay: "short",
+  }).format(minutes ? seconds / 60 : seconds);
+}
+
 // Which of a plural message's forms fits n. The catalogs of en, fi, bg and nb all have
 // Plural-Forms: nplurals=2; plural=(n != 1), i.e. CLDR's "one" then "other" (a test checks
 // that Intl.PluralRules agrees for every language).

@@ -1,6 +1,6 @@
 // The lobby: open a table (then take its first person's seat), or join one by code.
 import { api, esc, tokens, $ } from "./api.js";
-import { setupLanguages, t } from "./i18n.js";
+import { duration, setupLanguages, t } from "./i18n.js";
 import { errorText, levelLabel, playerName, presetDescription, presetLabel } from "./labels.js";
 import { namesHtml } from "./markup.js";
 
@@ -96,12 +96,19 @@ async function openTables() {
   }
 }
 
+// The turn timer's choices in the language's units ("30 сек", "2 min").
+function timerOptions() {
+  for (const option of $("#timer").options) if (option.value) option.textContent = duration(Number(option.value));
+}
+
 async function main() {
   await setupLanguages($("#lang"), () => {
+    timerOptions();
     seatSpecs();
     presetOptions();
     openTables();
   });
+  timerOptions();
   if (!$("#name").value) $("#name").value = localStorage.getItem("yacht:name") || ""; // keep what was typed
   const [known, bots] = await Promise.all([api("/api/presets"), api("/api/bots")]);
   levels = bots;

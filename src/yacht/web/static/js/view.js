@@ -4,7 +4,7 @@ import { esc, setHtml, show, $ } from "./api.js";
 import { cardHtml } from "./card.js";
 import { dieSvg } from "./dice.js";
 import { beep, celebrate, markScore } from "./effects.js";
-import { categoryLabel, number, percent, t } from "./i18n.js";
+import { categoryLabel, duration, number, percent, t } from "./i18n.js";
 import { nameHtml, tHtml } from "./markup.js";
 import { logHtml, startHtml } from "./moves.js";
 import { panelsHtml, seatsHtml } from "./panels.js";
@@ -206,10 +206,10 @@ function renderTimer() {
   if (deadline === null) return;
   const tick = () => {
     const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
-    el.textContent = t("Time left: {s} s", { s: left });
+    el.textContent = t("Time left: {time}", { time: duration(left) });
     el.classList.toggle("urgent", left <= 10);
     for (const clock of document.querySelectorAll(".panel .clock")) {
-      clock.textContent = `${left} s`;
+      clock.textContent = duration(left);
       clock.classList.toggle("urgent", left <= 10);
     }
   };
