@@ -12,9 +12,11 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from yacht.dice import FairDice
+from yacht.game import Game
 from yacht.web.models import TableRow
 from yacht.web.runner import needs_server
-from yacht.web.snapshots import SnapshotCache, applied
+from yacht.web.snapshots import SnapshotCache, applied, caught_up
 from yacht.web.store import TableSnapshot
 
 from .helpers import Table, make_app
@@ -137,3 +139,34 @@ def test_the_cache_keeps_the_newest_revision_and_a_bounded_size(client: TestClie
     for other in ("X1", "X2"):  # two more tables: the least recently used one goes
         cache.put(TableSnapshot(TableRow(code=other, revision=1), (), snap.game), None)
     assert len(cache) == 2 and cache.get(t.code) is None
+
+
+def _played(moves: int, seed: str = "a" * 64) -> Game:
+    """A two-player game on fair dice after ``moves`` actions (roll, roll, score, ...)."""
+    game = Game(["Ann", "Bob"], dice=FairDice(seed, "key"))
+    for _ in range(moves):
+        if game.rolls_used < 2:
+            game.apply("roll")
+        else:
+            game.apply(next(a for a in game.legal_actions() if str(a).startswith("score")))
+    return game
+
+
+def test_a_stale_game_catches_up_with_only_the_new_events() -> None:
+    later = _played(12)
+    stale = Game.from_json(_played(5).to_json())
+    moved = caught_up(stale, later.to_json())
+    assert moved is stale and moved.to_json() == later.to_json()
+    # it goes on exactly as the full replay would: the same dice from the same source
+    replayed = Game.from_json(later.to_json())
+    assert moved.apply("roll").dice == replayed.apply("roll").dice
+
+
+def test_a_state_that_is_not_the_same_game_further_on_is_refused() -> None:
+    stale = Game.from_json(_played(5).to_json())
+    other = _played(12, seed="b" * 64).to_json()  # another game: its log differs
+    assert caught_up(stale, other) is None
+    tampered = _played(12).to_json()
+    tampered["events"][8] = {**tampered["events"][8], "player": 1 - tampered["events"][8]["player"]}
+    assert caught_up(Game.from_json(_played(5).to_json()), tampered) is None
+    assert caught_up(Game.from_json(_played(12).to_json()), _played(5).to_json()) is None

@@ -39,7 +39,7 @@ from yacht.web.schemas import (
     TableState,
 )
 from yacht.web.seats import Presence
-from yacht.web.snapshots import SnapshotCache, applied
+from yacht.web.snapshots import SnapshotCache, applied, caught_up
 from yacht.web.state import state_json, state_message, table_state
 from yacht.web.store import ConflictError, Store, TableSnapshot, now
 
@@ -213,6 +213,15 @@ class TableService:
         entry = self._seen.take(code)
         if entry is not None and entry[0].revision == snap.revision:
             return snap, entry[1], True
+        if (
+            entry is not None
+            and entry[1] is not None
+            and snap.game.state is not None
+            and entry[0].game.number == snap.game.number
+        ):  # the same game, moved on by another process: apply only what is new
+            game = caught_up(entry[1], snap.game.state)
+            if game is not None:
+                return snap, game, True
         return snap, _decode(snap), True
 
     @asynccontextmanager
