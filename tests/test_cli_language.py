@@ -116,6 +116,12 @@ ARGPARSE_ERRORS = {
         "очаква се един аргумент",
         "forventet ett argument",
     ),
+    "bot": (
+        ["duel", "match", "--bots", "huge,optimal"],
+        "argumentti --bots: tuntematon botti: 'huge'",
+        "аргумент --bots: непознат бот: 'huge'",
+        "argument --bots: ukjent bot: 'huge'",
+    ),
     "unrecognized": (
         ["rules", "--colour"],
         "tuntemattomia argumentteja: --colour",
@@ -135,7 +141,7 @@ def test_argparse_errors_are_one_line_in_the_language(
     error = {"fi": "yacht: virhe: ", "bg": "yacht: грешка: ", "nb": "yacht: feil: "}[lang]
     assert status == 2 and out == "" and err.count("\n") == 1
     assert err.startswith(error) and messages[LANGS.index(lang)] in err, err
-    assert english_words(err, lang, typed_words() | {"yahtzee", "colour"}) == []
+    assert english_words(err, lang, typed_words() | {"yahtzee", "colour", "huge"}) == []
 
 
 def test_an_unknown_language_is_refused_in_the_users_language(

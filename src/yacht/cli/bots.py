@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from yacht.cli import CommandError, add_lang_option, cli_gettext, cli_language
 from yacht.cli.core import json_option, rules_option
-from yacht.cli.text import bot_label, count, number, option_text, percent
+from yacht.cli.text import bot_label, bot_name_error, count, number, option_text, percent
 from yacht.i18n import category_label, translator
 from yacht.rules import Category
 
@@ -104,8 +104,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     try:
         name = make_bot(args.bot).name  # an unknown bot fails here, before any work
-    except ValueError as e:
-        raise CommandError(str(e)) from None
+    except ValueError:
+        raise CommandError(bot_name_error(args.bot)) from None
     bar = ProgressBar(sys.stderr, bot_label(name)) if sys.stderr.isatty() else None
     try:
         result = simulate_bot(

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from yacht.cli import CommandError, add_lang_option, cli_gettext
 from yacht.cli.core import json_option, rules_option
-from yacht.cli.text import bot_label, count, number, percent
+from yacht.cli.text import bot_label, bot_name_error, count, number, percent
 from yacht.rules import Rules, preset_names, rules_by_name
 
 __all__ = ["register"]
@@ -93,8 +93,8 @@ def _pair(text: str) -> tuple[str, str]:
     for name in names:
         try:
             make_bot(name)
-        except ValueError as e:
-            raise argparse.ArgumentTypeError(str(e)) from None
+        except ValueError:
+            raise argparse.ArgumentTypeError(bot_name_error(name)) from None
     return names[0], names[1]
 
 

@@ -97,3 +97,18 @@ def bot_label(name: str, lang: str | None = None) -> str:
     if name.startswith("target:"):
         return t.gettext("target {points}").format(points=name.partition(":")[2])
     return labels.get(name, name)
+
+
+def bot_name_error(name: str, lang: str | None = None) -> str:
+    """Why ``make_bot`` refused a name, in the language (its own ValueError is English).
+
+    >>> bot_name_error("huge", "nb")  # doctest: +ELLIPSIS
+    "ukjent bot: 'huge' (kjente: random, greedy, ..., duel:optimal, target:T)"
+    """
+    from yacht.bots.registry import BOT_NAMES, DUEL_NAMES
+
+    _ = translator(lang or cli_language()).gettext
+    if name.strip().lower().startswith("target:"):
+        return _("bad bot name: {name!r} (target:T needs a whole number T >= 0)").format(name=name)
+    known = ", ".join((*BOT_NAMES, *DUEL_NAMES, "target:T"))
+    return _("unknown bot: {name!r} (known: {names})").format(name=name, names=known)
