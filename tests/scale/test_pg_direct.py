@@ -97,3 +97,21 @@ def test_the_direct_path_can_be_switched_off(pg_url: str, monkeypatch: pytest.Mo
     store = Store(pg_url)
     assert store.direct is None  # every statement then goes through worker threads
     store.close()
+
+
+def test_a_connection_left_inside_a_transaction_is_not_reused(pg_url: str) -> None:
+    store = Store(pg_url)
+    direct = store.direct
+    assert direct is not None
+
+    async def work() -> None:
+        connection = await direct._take()
+        await connection.execute("BEGIN")  # as a task cancelled half-way through a change
+        direct._give(connection)
+        assert connection.closed and direct._made == 0
+        code, _ = await asyncio.to_thread(opened, pg_url)
+        assert await store.aload(code) is not None  # a new connection is made
+        await store.aclose()
+
+    asyncio.run(work())
+    store.close()

@@ -124,10 +124,17 @@ class Direct:
         return connection
 
     def _give(self, connection: AsyncConnection[Any]) -> None:
-        if connection.broken or connection.closed:
+        """Back to the pool, unless it broke or was left inside a statement or transaction
+        (its task was cancelled half-way): then it is closed and another made when needed."""
+        from psycopg.pq import TransactionStatus
+
+        if connection.closed or connection.broken:
             self._made -= 1
-            return
-        self._idle.put_nowait(connection)
+        elif connection.info.transaction_status != TransactionStatus.IDLE:
+            self._made -= 1
+            connection.pgconn.finish()
+        else:
+            self._idle.put_nowait(connection)
 
     async def aclose(self) -> None:
         while not self._idle.empty():
