@@ -141,5 +141,33 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(verdict.to_json()))
     else:
-        print(verdict.summary())
+        print(verdict_text(verdict))
     return 0 if verdict.fair else 1
+
+
+def verdict_text(verdict: Any, lang: str | None = None) -> str:
+    """The verdict of ``yacht verify`` in the language of the run, or ``lang`` (its problems
+    stay as the check words them)."""
+    from yacht.cli import cli_language
+    from yacht.cli.text import count
+    from yacht.i18n import translator
+
+    lang = lang or cli_language()
+    _ = translator(lang).gettext
+    if not verdict.fair:
+        return _("NOT fair: {problems}").format(problems="; ".join(verdict.problems))
+    key = ""
+    if verdict.seeds is not None:
+        seeds = count(
+            "its key of {n} player seed", "its key of {n} player seeds", verdict.seeds, lang
+        )
+        key = f", {seeds},"
+    return _(
+        "fair: the seed matches its commitment {commitment}...{key} and re-derives all "
+        "{rolls} ({dice})"
+    ).format(
+        commitment=verdict.commitment[:16],
+        key=key,
+        rolls=count("{n} roll", "{n} rolls", verdict.rolls, lang),
+        dice=count("{n} die", "{n} dice", verdict.dice, lang),
+    )
