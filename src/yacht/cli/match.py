@@ -270,13 +270,13 @@ def cmd_endgame(args: argparse.Namespace) -> int:
         print(json.dumps(data))
         return 0
     text = _(
-        "{rules} endgame, at most {depth} open each: {positions} x {leads} = {size} "
+        "{rules} endgame, at most {depth} each: {positions} x {leads} = {size} "
         "({megabytes} MB), built in {seconds} s"
     )
     print(
         text.format(
             rules=args.rules,
-            depth=count("{n} category", "{n} categories", game.depth),
+            depth=count("{n} open category", "{n} open categories", game.depth),
             positions=count("{n} position", "{n} positions", game.positions),
             leads=count("{n} lead", "{n} leads", 2 * game.spread + 1),
             size=count("{n} win probability", "{n} win probabilities", game.size),
