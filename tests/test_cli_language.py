@@ -318,3 +318,25 @@ def test_the_verify_verdict_in_each_language(seeds: int | None) -> None:
         assert "1 pelaajan siemenluku," in texts["fi"] and "1 startverdi " in texts["nb"]
     unfair = verdict_text(Verdict(False, problems=["roll 3 differs"]), "fi")
     assert unfair == "EI reilu: roll 3 differs"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_strategy_commands_read_in_the_language(
+    lang: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runs = [
+        ["solve"],
+        ["distribution"],
+        ["endgame", "--depth", "1"],
+        ["duel", "stats"],
+        ["duel", "match", "--bots", "optimal,optimal", "--games", "20", "--seed", "1"],
+    ]
+    allowed = typed_words() | {"minimax", "response", "winner", "optimal", "rotate", "bots"}
+    for argv in runs:
+        status, out, err = run([*argv, "--lang", lang], capsys)
+        assert status == 0, (argv, err)
+        assert english_words(out, lang, allowed) == [], (argv, out)
+        assert not re.search(r"\d\.\d", out), (argv, out)  # decimal commas
+    _, out, _ = run(["endgame", "--depth", "1", "--lang", lang], capsys)
+    one = {"fi": "1 avoin kategoria", "bg": "1 отворена категория", "nb": "1 åpen rad"}[lang]
+    assert one in out
