@@ -97,9 +97,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(database, redis=args.redis)
     settle_code()
     shown = database.split("@")[-1] if "@" in database else database
-    note = f"yacht: serving http://{args.host}:{args.port}/ (database {shown})"
-    if args.log_format == "json":
+    url = f"http://{args.host}:{args.port}/"
+    if args.log_format == "json":  # a log line for machines: English, as every other
+        note = f"yacht: serving {url} (database {shown})"
         note = json_line(note, database=shown, redis=bool(args.redis))
+    else:
+        from yacht.cli import cli_gettext
+
+        _ = cli_gettext()
+        note = _("yacht: serving {url} (database {database})").format(url=url, database=shown)
     print(note, file=sys.stderr)
     logs = uvicorn_log_config(args.log_level) if args.log_format == "json" else LOGGING_CONFIG
     uvicorn.run(
