@@ -294,8 +294,8 @@ def cmd_win_hint(args: argparse.Namespace) -> int:
     preset with a bonus) and ``--banked`` (your total so far); SHEETS gives the opponents'
     sheets (see :func:`yacht.strategy.win.parse_sheets`).
     """
-    from yacht.cli.strategy import dice_error, no_upper_error, open_text
-    from yacht.rules import Category, rules_by_name
+    from yacht.cli.strategy import dice_error, no_upper_error, open_text, used_categories
+    from yacht.rules import rules_by_name
     from yacht.strategy import mask_of
     from yacht.strategy.win import parse_sheets, seat_hint
     from yacht.strategy.win_tables import Seat, seat_of
@@ -308,7 +308,7 @@ def cmd_win_hint(args: argparse.Namespace) -> int:
     rules = rules_by_name(args.rules)
     if args.upper is not None and rules.upper_bonus is None:
         raise no_upper_error(args.rules)
-    used = [Category.parse(n) for n in args.used.replace(" ", ",").split(",") if n]
+    used = used_categories(args.used)
     if used and args.banked is None:
         raise CommandError(_("--opponents: give --banked B, the points on your sheet"))
     cap = rules.upper_bonus.threshold if rules.upper_bonus is not None else 0

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from yacht.cli import CommandError, add_lang_option, cli_gettext, cli_language
-from yacht.cli.core import json_option, rules_option
+from yacht.cli.core import json_option, parse_category, rules_option
 from yacht.cli.text import number, option_text, percent, rolls_left
 from yacht.i18n import category_label
 from yacht.rules import CATEGORIES, Category, rules_by_name
@@ -180,8 +180,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _used(text: str) -> list[Category]:
-    return [Category.parse(name) for name in text.replace(" ", ",").split(",") if name]
+def used_categories(text: str) -> list[Category]:
+    """The filled categories of ``--used``; a name that is none, or all twelve, is a one-line
+    error in the user's language."""
+    used = [parse_category(name) for name in text.replace(" ", ",").split(",") if name]
+    if len(set(used)) == len(CATEGORIES):
+        _ = cli_gettext()
+        raise CommandError(_("all categories are used: there is nothing left to score"))
+    return used
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
@@ -200,7 +206,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
         raise no_upper_error(args.rules)
     if args.banked is not None and args.target is None:
         raise CommandError(_("--banked counts toward a target: give --target T too"))
-    used = _used(args.used)
+    used = used_categories(args.used)
     try:  # hint() checks the position it is given before any work: its ValueError is ours
         h = hint(
             rules,
