@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 from pathlib import Path
 
+from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -38,6 +40,16 @@ async def _workers_done(app: App[None]) -> None:
         except WorkerCancelled:
             await asyncio.sleep(0.01)
     await app.workers.wait_for_complete()
+
+
+def screen_text(app: App[None]) -> str:
+    """What the terminal shows now, as plain text (every screen of the stack drawn)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True)
+    console.print(
+        app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    )
+    return console.export_text()
 
 
 def text_of(app: App[None], selector: str) -> str:

@@ -109,7 +109,7 @@ def test_replay_plain_prints_every_event_with_its_verdict(
     (game,) = _store(records, 5)
     assert main(["replay", "1", "--plain", "--lang", "en"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("Game 1 · ") and out[0].endswith("· preset traditional")
+    assert out[0].startswith("Game 1 · ") and out[0].endswith("· preset Traditional")
     assert out[1] == "Players: Ann (Human), Bob (Bot: medium)"
     steps = [li for li in out if re.match(r"^ +\d+\. ", li)]
     assert len(steps) == len(game.events)

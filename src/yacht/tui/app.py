@@ -22,7 +22,7 @@ from yacht.tui.screens.setup import SetupScreen
 from yacht.tui.screens.table import TableScreen
 from yacht.tui.seats import TableConfig
 from yacht.tui.table import Table
-from yacht.tui.text import gettext_for
+from yacht.tui.text import gettext_for, tell_quit_key
 
 __all__ = ["YachtApp"]
 
@@ -60,6 +60,9 @@ class YachtApp(App[None]):
             self.resume()
         else:
             self.push_screen(self.setup_screen(self.config))
+
+    def action_help_quit(self) -> None:
+        tell_quit_key(self, getattr(self.screen, "lang", None) or self.config.lang)
 
     def setup_screen(self, config: TableConfig) -> SetupScreen:
         return SetupScreen(

@@ -13,6 +13,7 @@ from yacht.actions import Hold, Roll, Score
 from yacht.game import Event, Game
 from yacht.tui.records import GameRecord
 from yacht.tui.reviews import loss_text, option_text, summary_lines
+from yacht.tui.rules_text import preset_label
 from yacht.tui.seats import kind_label
 from yacht.tui.table import describe_event
 from yacht.tui.text import gettext_for
@@ -101,7 +102,7 @@ def replay_text(record: GameRecord, review: Review | None, lang: str) -> str:
     when = record.finished_at.replace("T", " ")[:16]
     lines = [
         _("Game {id} · {when} · preset {preset}").format(
-            id=record.id, when=when, preset=record.preset
+            id=record.id, when=when, preset=preset_label(record.preset, lang)
         ),
         _("Players: {players}").format(
             players=", ".join(f"{s.name} ({kind_label(s.kind, lang)})" for s in record.seats)

@@ -4,14 +4,12 @@ says what it scores), for the help screen; and the presets' names as the setup s
 >>> print(rules_lines(rules_by_name("traditional"), "en")[0])
 [b]Rules: Traditional[/b]
 >>> preset_label("clubhouse", "fi")
-'Klubitalo'
+'Kerhotalo'
 """
 
 from __future__ import annotations
 
 import textwrap
-
-from textual.markup import escape
 
 from yacht.i18n import category_label, translator
 from yacht.rules import CATEGORIES, Rules, rules_by_name
@@ -41,6 +39,8 @@ def preset_about(name: str, lang: str) -> str:
 def rules_lines(rules: Rules, lang: str, width: int = 72) -> list[str]:
     """Markup lines: the preset, how a turn goes, and what each category scores, wrapped to
     ``width`` columns (a category's text hangs after its name)."""
+    from textual.markup import escape  # here: the preset labels serve the plain replay too
+
     _ = gettext_for(lang)
     describe = translator(lang, "yacht").gettext
     head = _("Rules: {preset}").format(preset=preset_label(rules.name, lang))

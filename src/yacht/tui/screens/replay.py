@@ -18,8 +18,9 @@ from yacht.actions import Score
 from yacht.tui.records import GameRecord
 from yacht.tui.replay import game_at, replay_steps, step_note
 from yacht.tui.reviews import summary_lines
+from yacht.tui.rules_text import preset_label
 from yacht.tui.table import describe_event
-from yacht.tui.text import gettext_for
+from yacht.tui.text import gettext_for, tell_quit_key
 from yacht.tui.widgets.dice import DiceTray
 from yacht.tui.widgets.sheet import Sheet
 
@@ -54,7 +55,7 @@ class ReplayScreen(Screen[None]):
         _ = self._
         when = self.record.finished_at.replace("T", " ")[:16]
         head = _("Replay of game {id} · {when} · {preset}").format(
-            id=self.record.id, when=when, preset=self.record.preset
+            id=self.record.id, when=when, preset=preset_label(self.record.preset, self.lang)
         )
         yield Static(f" [b]YACHT[/b]   {escape(head)}", id="topbar")
         with Horizontal(id="upper"):
@@ -132,3 +133,6 @@ class ReplayApp(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(ReplayScreen(self.record, self.review, self.lang))
+
+    def action_help_quit(self) -> None:
+        tell_quit_key(self, self.lang)

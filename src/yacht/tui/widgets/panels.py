@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,28 @@ if TYPE_CHECKING:
     from yacht.tui.table import Table
 
 __all__ = ["EventLog", "HintPanel", "KeyBar"]
+
+MAX_WIDTH = 60  # the hint panel's widest content (yacht.tcss: max-width 64, border, padding)
+MIN_OPTION = 12  # an option's text is never squeezed below this
+
+
+def _head(length: int, total_end: int, total: str, chance: str | None) -> str:
+    """The head line of the hint: ``total`` ending at ``total_end`` (over the totals),
+    ``chance`` ending the line; a head longer than its column reaches left, one space
+    always between the two.
+
+    >>> _head(20, 14, "total", "P(win)"), _head(20, 14, "yht.", "P(voitto)")
+    ('        total P(win)', '      yht. P(voitto)')
+    >>> _head(10, 10, "total", None)
+    '     total'
+    """
+    head = [" "] * length
+    if chance is not None:
+        head[length - len(chance) :] = chance
+        total_end = min(total_end, length - len(chance) - 1)
+    start = max(0, total_end - len(total))
+    head[start:total_end] = total[: total_end - start]
+    return "".join(head)
 
 
 class EventLog(RichLog, can_focus=False):
@@ -82,28 +105,32 @@ class HintPanel(Static):
         rows: Sequence[tuple[Choice, float, float | None]],
         chance: str | None,
     ) -> list[str]:
-        """A head line, then one line per option: rank, option, total and the chance column
-        (each column as wide as its head, at least as wide as its numbers: 375.0, 100.0%),
-        the numbers written the language's way (110,2 and 30,8 % in Finnish)."""
+        """A head line, then one line per option: rank, option, total and the chance column,
+        the numbers written the language's way (110,2 and 30,8 % in Finnish). The number
+        columns are as wide as their numbers (a longer head reaches left over the options),
+        the options take the rest of the panel, and one still too long wraps under itself:
+        no line is wider than the panel, so none breaks the columns."""
         lang = table.config.lang
         _ = gettext_for(lang)
         banked = table.game.view().banked
         texts = [option_text(o, lang) for o, _e, _p in rows]
-        width = min(max(len(t) for t in texts), 26)
-        total = _("total")
-        widest = len(format_percent(1.0, lang))
-        sums, odds = max(5, len(total)), max(widest, len(chance or ""))
-        head = " " * (width + 4) + f"{total:>{sums}}"
-        if chance is not None:
-            head += f" {chance:>{odds}}"
+        totals = [format_number(banked + expected, lang) for _o, expected, _p in rows]
+        odds = [
+            "" if chance is None or p is None else format_percent(p, lang) for _o, _e, p in rows
+        ]
+        sums, odds_width = max(map(len, totals)), max(map(len, odds))
+        numbers = 1 + sums + (1 + odds_width if chance is not None else 0)
+        room = self.content_size.width or MAX_WIDTH  # not laid out yet: its widest
+        width = max(MIN_OPTION, min(max(map(len, texts)), room - 3 - numbers))
+        head = _head(3 + width + numbers, 3 + width + 1 + sums, _("total"), chance)
         lines = [f"[dim]{escape(head)}[/dim]"]
-        for rank, ((_o, expected, probability), text) in enumerate(
-            zip(rows, texts, strict=True), start=1
-        ):
-            line = f"{rank}. {text:<{width}} {format_number(banked + expected, lang):>{sums}}"
-            if chance is not None and probability is not None:
-                line += f" {format_percent(probability, lang):>{odds}}"
-            lines.append(escape(line) if rank > 1 else f"[b]{escape(line)}[/b]")
+        for rank, (text, total, odd) in enumerate(zip(texts, totals, odds, strict=True), 1):
+            parts = textwrap.wrap(text, width, break_on_hyphens=False) or [""]
+            first = f"{rank}. {parts[0]:<{width}} {total:>{sums}}"
+            if chance is not None:
+                first += f" {odd:>{odds_width}}"
+            option = [first, *("   " + part for part in parts[1:])]
+            lines += [escape(line) if rank > 1 else f"[b]{escape(line)}[/b]" for line in option]
         return lines
 
     def show_text(self, text: str) -> None:
