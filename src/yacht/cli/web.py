@@ -125,13 +125,20 @@ def settle_code() -> None:
     of the garbage collector's passes (:func:`gc.freeze`): code and module tables live as
     long as the server, and with them tracked, every full pass of a busy server took longer
     (1,000 tables at 3 s think: p99 100-250 ms with them, 18-40 ms without, measured with
-    ``python -m benchmarks.loadrun 1000 3``)."""
+    ``python -m benchmarks.loadrun 1000 3``).
+
+    The youngest generation is also collected after 20,000 new objects instead of 700, so
+    its passes, and the older ones that follow every tenth of them, each stalling every table
+    of the process, come some 30 times less often (200 tables at 1 s think, per process in
+    25 s: 35 young, 3-4 middle and 1 full pass of 160 ms with the default; one young pass
+    and none older with 20,000; see docs/web/stalls.md)."""
     import gc
 
     import yacht.strategy.win  # noqa: F401 - loaded for what it brings in, see above
 
     gc.collect()
     gc.freeze()
+    gc.set_threshold(20_000, 20, 10)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
