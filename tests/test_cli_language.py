@@ -340,3 +340,11 @@ def test_the_strategy_commands_read_in_the_language(
     _, out, _ = run(["endgame", "--depth", "1", "--lang", lang], capsys)
     one = {"fi": "1 avoin kategoria", "bg": "1 отворена категория", "nb": "1 åpen rad"}[lang]
     assert one in out
+
+
+def test_the_language_may_come_before_the_command(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(["--lang", "nb", "hint", "--dice", "6", "6", "6", "5", "5",
+                          "--rolls-left", "2"], capsys)  # fmt: skip
+    assert status == 0 and "174,834" in out and "2 kast igjen" in out
+    status, out, err = run(["--lang", "de", "solve"], capsys)
+    assert status == 2 and out == "" and err.startswith("yacht: error: unknown language 'de'")

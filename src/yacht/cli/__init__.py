@@ -99,28 +99,29 @@ def add_lang_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _asked_language(argv: Sequence[str]) -> str | None:
-    """The known language a command line asks for with --lang, looked for before parsing (the
-    help and argparse's errors are in it); an unknown one is reported after parsing.
+    """What a command line gives --lang, looked for before parsing (the help and argparse's
+    errors are in that language when it is known; an unknown one is reported after parsing).
 
-    >>> _asked_language(["hint", "--lang", "fi"]), _asked_language(["play", "--lang=nb_NO"])
-    ('fi', 'nb')
-    >>> _asked_language(["play", "--lang", "de"]) is None
+    >>> _asked_language(["hint", "--lang", "fi"]), _asked_language(["--lang=nb_NO", "play"])
+    ('fi', 'nb_NO')
+    >>> _asked_language(["play", "--", "--lang", "de"]) is None
     True
     """
     for i, word in enumerate(argv):
         if word == "--":
             break
-        value = None
         if word == "--lang" and i + 1 < len(argv):
-            value = argv[i + 1]
-        elif word.startswith("--lang="):
-            value = word.partition("=")[2]
-        if value is not None:
-            try:
-                return language_code(value)
-            except ValueError:
-                return None
+            return argv[i + 1]
+        if word.startswith("--lang="):
+            return word.partition("=")[2]
     return None
+
+
+def _known(lang: str | None) -> str | None:
+    try:
+        return None if lang is None else language_code(lang)
+    except ValueError:
+        return None
 
 
 def _error_line(message: object) -> str:
@@ -158,18 +159,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     from yacht.cli.words import argparse_in
 
     words = list(sys.argv[1:] if argv is None else argv)
-    token = _LANG.set(_asked_language(words))
+    asked = _asked_language(words)
+    token = _LANG.set(_known(asked))
     try:
         with argparse_in(cli_language()):
             args = build_parser().parse_args(words)
-        return _run(args)
+        # yacht --lang X cmd: the subcommand's own --lang (None) hides X in args
+        return _run(args, getattr(args, "lang", None) or asked)
     finally:
         _LANG.reset(token)
 
 
-def _run(args: argparse.Namespace) -> int:
+def _run(args: argparse.Namespace, asked: str | None) -> int:
     try:
-        asked = getattr(args, "lang", None)  # a subcommand's --lang, or the one found before
         _LANG.set(parse_language(asked) if asked is not None else cli_language())
         status: int = args.handler(args)
     except USER_ERRORS as e:
