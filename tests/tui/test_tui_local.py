@@ -18,12 +18,12 @@ from yacht.tui.reviews import summary_lines
 from yacht.tui.screens.end import EndScreen
 from yacht.tui.screens.table import TableScreen
 from yacht.tui.seats import Seat, TableConfig
-from yacht.tui.text import ngettext_for
+from yacht.tui.text import gettext_for, ngettext_for
 from yacht.tui.widgets.panels import HintPanel
 from yacht.tui.widgets.sheet import Sheet
 
 from .conftest import faces
-from .helpers import game_of, plain_game, saved_app, settle, text_of, two_humans
+from .helpers import game_of, plain_game, saved_app, screen_text, settle, text_of, two_humans
 
 LANGS = ["fi", "bg", "nb"]
 COUNTS = (0, 1, 2, 5)
@@ -154,3 +154,19 @@ async def test_the_end_screen_review_writes_numbers_the_languages_way(
     assert accuracy in shown and points in shown
     assert not ENGLISH_DECIMAL.search(shown), shown
     assert re.search(r"\(-\d+,\d", shown)  # a decision's loss: (-17,6 % ... / (-19,1 ...
+
+
+@pytest.mark.parametrize("undo", [False, True], ids=["undo-off", "undo-on"])
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+async def test_the_key_bar_keeps_its_last_key_at_80_columns(
+    tmp_path: Path, lang: str, undo: bool
+) -> None:
+    """Bulgarian's polite verbs are long: the bar tightens rather than cut "Q Изход" off."""
+    config = TableConfig(two_humans().seats, lang=lang, hints=True, undo=undo)
+    app = saved_app(tmp_path, config, plain_game(config, faces(), scorings=2))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        bottom = screen_text(app).rstrip("\n").splitlines()[-1].rstrip()
+        quit_word = gettext_for(lang)("Quit")
+        assert bottom.endswith(f"Q {quit_word}"), bottom
+        assert bottom.startswith("1-5 ") and (" U " in bottom) == undo

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from yacht.strategy.win import WinHint
     from yacht.tui.table import Table
 
-__all__ = ["EventLog", "HintPanel", "KeyBar"]
+__all__ = ["EventLog", "HintPanel", "KeyBar", "key_bar"]
 
 MAX_WIDTH = 60  # the hint panel's widest content (yacht.tcss: max-width 64, border, padding)
 MIN_OPTION = 12  # an option's text is never squeezed below this
@@ -54,24 +54,51 @@ class EventLog(RichLog, can_focus=False):
         self.scroll_end(animate=False)
 
 
-class KeyBar(Static):
-    """The bottom line: the main keys and what they do; each entry can be clicked. Undo and
-    Hint are left out when the table has them switched off."""
+def key_bar(lang: str, width: int, *, undo: bool = False, hints: bool = True) -> str:
+    """The key bar's markup for ``width`` columns: two spaces between entries when they fit,
+    else one, else each key shown by its first name only ("R", not "R, Space"), so the last
+    entry is never cut (Bulgarian's polite verbs are long).
 
-    def __init__(self, lang: str, *, undo: bool, hints: bool, id: str | None = None) -> None:
-        _ = gettext_for(lang)
-        off = {"undo"} if not undo else set()
-        if not hints:
-            off.add("hint")
-        parts = []
-        for item in TABLE_KEYS:
-            if item.short is None or item.action in off:
-                continue
-            text = f"[b]{escape(_(item.display))}[/b] {escape(_(item.short))}"
+    >>> from textual.markup import to_content
+    >>> to_content(key_bar("en", 80)).plain
+    '1-5 Hold  R, Space Roll  Enter Score  H Hint  ? Help  Q Quit'
+    >>> to_content(key_bar("en", 50)).plain
+    '1-5 Hold R Roll Enter Score H Hint ? Help Q Quit'
+    """
+    _ = gettext_for(lang)
+    off = {"undo"} if not undo else set()
+    if not hints:
+        off.add("hint")
+    items = [k for k in TABLE_KEYS if k.short is not None and k.action not in off]
+    choice = ""
+    for sep, first_only in (("  ", False), (" ", False), (" ", True)):
+        parts, plain = [], []
+        for item in items:
+            keys = _(item.display)
+            keys = keys.split(",")[0] if first_only else keys
+            short = _(item.short or "")
+            plain.append(f"{keys} {short}")
+            text = f"[b]{escape(keys)}[/b] {escape(short)}"
             if item.action != "hold":
                 text = f"[@click=screen.{item.action}]{text}[/]"
             parts.append(text)
-        super().__init__("  ".join(parts), id=id)
+        choice = sep.join(parts)
+        if len(sep.join(plain)) <= width:
+            break
+    return choice
+
+
+class KeyBar(Static):
+    """The bottom line: the main keys and what they do; each entry can be clicked. Undo and
+    Hint are left out when the table has them switched off. It tightens to fit the width."""
+
+    def __init__(self, lang: str, *, undo: bool, hints: bool, id: str | None = None) -> None:
+        self.lang, self.undo, self.hints = lang, undo, hints
+        super().__init__(key_bar(lang, 10_000, undo=undo, hints=hints), id=id)
+
+    def on_resize(self, event: Resize) -> None:
+        width = event.size.width
+        self.update(key_bar(self.lang, width, undo=self.undo, hints=self.hints))
 
 
 class HintPanel(Static):
