@@ -329,14 +329,15 @@ def test_the_strategy_commands_read_in_the_language(
         ["distribution"],
         ["endgame", "--depth", "1"],
         ["duel", "stats"],
+        ["duel", "solve", "--depth", "1"],  # progress on stderr, the summary on stdout
         ["duel", "match", "--bots", "optimal,optimal", "--games", "20", "--seed", "1"],
     ]
     allowed = typed_words() | {"minimax", "response", "winner", "optimal", "rotate", "bots"}
     for argv in runs:
         status, out, err = run([*argv, "--lang", lang], capsys)
         assert status == 0, (argv, err)
-        assert english_words(out, lang, allowed) == [], (argv, out)
-        assert not re.search(r"\d\.\d", out), (argv, out)  # decimal commas
+        assert english_words(out + err, lang, allowed) == [], (argv, out, err)
+        assert not re.search(r"\d\.\d", out + err), (argv, out, err)  # decimal commas
     _, out, _ = run(["endgame", "--depth", "1", "--lang", lang], capsys)
     one = {"fi": "1 avoin kategoria", "bg": "1 отворена категория", "nb": "1 åpen rad"}[lang]
     assert one in out

@@ -132,18 +132,27 @@ class _Reporter:
         rate = p.values / p.seconds if p.seconds > 0 else 0.0
         self.seen = self.before + p.values
         left = self.total - self.seen
-        eta = _duration(left / rate) if rate > 0 and left > 0 else "-"
         width = 24
         filled = round(width * p.done / p.size) if p.size else width
         bar = "#" * filled + "." * (width - filled)
-        line = (
-            f"layer {p.layer:2d} [{bar}] {p.done / max(p.size, 1):6.1%} of {p.size:,} values | "
-            f"{_duration(p.seconds)} elapsed | {rate / 1e6:.2f}M values/s | ETA {eta}"
+        _ = cli_gettext()
+        line = _(
+            "layer {layer} [{bar}] {share} of {size} values | {elapsed} elapsed | "
+            "{rate} million values/s"
+        ).format(
+            layer=f"{p.layer:2d}",
+            bar=bar,
+            share=f"{percent(p.done / max(p.size, 1)):>6}",
+            size=number(p.size, digits=0),
+            elapsed=_duration(p.seconds),
+            rate=number(rate / 1e6, digits=2),
         )
+        if rate > 0 and left > 0:
+            line += " | " + _("ready in {time}").format(time=_duration(left / rate))
         if self.tty:
             self.out.write("\r" + line + ("\n" if p.finished else ""))
         elif p.finished or now - self.last >= self.every:
-            self.out.write(line + ("  done" if p.finished else "") + "\n")
+            self.out.write(line + ("  " + _("done") if p.finished else "") + "\n")
             self.last = now
         self.out.flush()
 
@@ -184,10 +193,23 @@ def cmd_solve(args: argparse.Namespace) -> int:
         values = sum(v["values"] for v in layers.values())
         build = sum(v["seconds"] for v in layers.values())
         on_disk = sum(p.stat().st_size for p in folder.glob("layer-*.u16"))
+        _ = cli_gettext()
+        text = _(
+            "{rules}: {kind} table, layers {lowest}-{highest}: {values} in {mebibytes} MiB "
+            "({folder}); built in {build} (this run {run})"
+        )
         print(
-            f"{rules.name}: {kind.name} table, layers {lowest}-{LAYERS - 1}: {values:,} win "
-            f"probabilities in {on_disk / 2**20:,.1f} MiB ({folder}); built in "
-            f"{_duration(build)} (this run {_duration(time.perf_counter() - start)})"
+            text.format(
+                rules=rules.name,
+                kind=kind.name,
+                lowest=lowest,
+                highest=LAYERS - 1,
+                values=count("{n} win probability", "{n} win probabilities", values),
+                mebibytes=number(on_disk / 2**20, digits=1),
+                folder=folder,
+                build=_duration(build),
+                run=_duration(time.perf_counter() - start),
+            )
         )
     return 0
 
