@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from yacht.cli import CommandError
+from yacht.cli import CommandError, cli_gettext
 
 __all__ = ["read_json"]
 
@@ -22,15 +22,20 @@ def _no_constant(name: str) -> Any:
 
 def read_json(path: str) -> Any:
     """The JSON value in the file at ``path``, or CommandError saying why there is none."""
+    _ = cli_gettext()
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
-        raise CommandError(f"cannot read {path}: {e.strerror or e}") from None
+        raise CommandError(
+            _("cannot read {path}: {error}").format(path=path, error=e.strerror or e)
+        ) from None
     except UnicodeDecodeError as e:
-        raise CommandError(f"{path} is not JSON: {e}") from None
+        raise CommandError(_("{path} is not JSON: {error}").format(path=path, error=e)) from None
     try:
         return json.loads(text, parse_constant=_no_constant)
     except RecursionError:
-        raise CommandError(f"{path} is not a game: its JSON is nested too deeply") from None
+        raise CommandError(
+            _("{path} is not a game: its JSON is nested too deeply").format(path=path)
+        ) from None
     except ValueError as e:  # JSONDecodeError, NaN/Infinity, too many digits
-        raise CommandError(f"{path} is not JSON: {e}") from None
+        raise CommandError(_("{path} is not JSON: {error}").format(path=path, error=e)) from None
