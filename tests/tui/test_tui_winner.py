@@ -108,6 +108,43 @@ async def test_heads_up_endgame_hint_is_marked_exact_in_finnish(tmp_path: Path) 
         assert log.lines  # the table is alive: the resume line is there
 
 
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [
+        ("en", "P(win) is exact: two-player Yacht is solved."),
+        ("fi", "P(voitto) on tarkka: kahden pelaajan Yacht on ratkaistu."),
+        ("bg", "P(победа) е точна: Yacht за двама играчи е решен."),  # noqa: RUF001
+        ("nb", "P(seier) er nøyaktig: Yacht for to spillere er løst."),
+    ],
+)
+async def test_a_hint_from_the_solved_two_player_table_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, line: str
+) -> None:
+    """Early in a heads-up game, with the two-player table built (``yacht duel solve``; too
+    big for CI, so the hint is marked solved here), the panel credits the solved game, not
+    the endgame table."""
+    import dataclasses
+
+    import yacht.review
+
+    coach = yacht.review.coach_hint
+
+    def solved(view: TurnView, target: int | None = None) -> Hint | WinHint:
+        hint = coach(view, target)
+        assert isinstance(hint, WinHint) and not hint.exact
+        return dataclasses.replace(hint, solved=True)
+
+    monkeypatch.setattr(yacht.review, "coach_hint", solved)
+    config = TableConfig((Seat("Ann"), Seat("Bob")), lang=lang)
+    game = plain_game(config, faces(), scorings=4)
+    game.apply("roll")
+    app = saved_app(tmp_path, config, game)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("h")
+        await settle(pilot)
+        assert _hint_lines(app)[-1] == line
+
+
 async def test_the_table_keeps_its_keys_while_the_hint_is_thinking(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

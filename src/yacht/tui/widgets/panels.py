@@ -121,8 +121,12 @@ class HintPanel(Static):
         _ = gettext_for(table.config.lang)
         rows = [(o, o.expected, o.win_probability) for o in hint.options[: self.TOP]]
         lines = self._lines(table, rows, _("P(win)"))
-        if hint.exact:
-            exact = _("P(win) is exact: the endgame is solved.")
+        if hint.solved or hint.exact:
+            exact = (
+                _("P(win) is exact: two-player Yacht is solved.")
+                if hint.solved
+                else _("P(win) is exact: the endgame is solved.")
+            )
             lines.append(f"[dim]{escape(exact)}[/dim]")
         self.update("\n".join(lines))
 
