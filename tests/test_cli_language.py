@@ -349,3 +349,16 @@ def test_the_language_may_come_before_the_command(capsys: pytest.CaptureFixture[
     assert status == 0 and "174,834" in out and "2 kast igjen" in out
     status, out, err = run(["--lang", "de", "solve"], capsys)
     assert status == 2 and out == "" and err.startswith("yacht: error: unknown language 'de'")
+
+
+def test_the_argparse_messages_we_translate_are_argparse_s_own() -> None:
+    from english import argparse_messages
+    from yacht.cli.words import ARGPARSE_MESSAGES
+
+    assert set(ARGPARSE_MESSAGES) <= set(argparse_messages())  # none went stale
+    for lang in LANGS:
+        catalog = translator(lang)._catalog  # type: ignore[attr-defined]
+        for message in ARGPARSE_MESSAGES:
+            assert catalog.get(message), (lang, message)  # Norwegian "argument" is the same
+        assert catalog.get(("expected %s argument", 1)), lang
+    assert translator("fi").gettext("usage: ") == "käyttö: "
