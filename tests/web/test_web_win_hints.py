@@ -40,6 +40,7 @@ def _same_as_the_engine(reply: dict[str, Any], view: TurnView) -> None:
     hint = win_hint_for_view(view)
     options = reply["options"]
     assert reply["exact"] is hint.exact
+    assert reply["solved"] is hint.solved
     assert len(options) == 5
     for got, want in zip(options, hint.options, strict=False):
         assert (got["action"], got["keep"], got["points"]) == (
@@ -87,12 +88,32 @@ def test_a_heads_up_endgame_hint_is_exact_over_the_socket(client: TestClient) ->
     _same_as_the_engine(reply, _view(t.state()))
 
 
+def test_a_hint_from_the_solved_two_player_table_says_so(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the two-player table built (``yacht duel solve``; too big for CI, so the hint is
+    marked solved here) an early heads-up hint says ``solved``, which the page words as
+    "two-player Yacht is solved" rather than "the endgame is solved"."""
+    import dataclasses
+
+    import yacht.strategy.win as win
+
+    real = win.win_hint_for_view
+    monkeypatch.setattr(
+        win, "win_hint_for_view", lambda view: dataclasses.replace(real(view), solved=True)
+    )
+    t = _two_players(client, 1)
+    t.ok(0, {"kind": "roll"})
+    reply = t.post("hint", {"type": "hint", "seat": 0, "token": t.tokens[0]}).json()
+    assert reply["solved"] is True and reply["exact"] is False
+
+
 def test_a_solo_hint_keeps_the_expected_points(client: TestClient) -> None:
     t = Table.create(client, "human")
     t.join(0, "Ann")
     t.ok(0, {"kind": "roll"})
     reply = t.post("hint", {"type": "hint", "seat": 0, "token": t.tokens[0]}).json()
-    assert reply["exact"] is None
+    assert reply["exact"] is None and reply["solved"] is None
     assert all(o["win_probability"] is None for o in reply["options"])
     expected = [o["expected"] for o in reply["options"]]
     assert expected == sorted(expected, reverse=True)

@@ -142,6 +142,7 @@ class GameService(TableService):
             version=version,
             options=[HintOption(**o) for o in reply["options"]],
             exact=reply["exact"],
+            solved=reply.get("solved"),
             ref=msg.ref,
         )
 

@@ -114,10 +114,13 @@ class BotSeat:
 
 
 def hint_reply(view: TurnView, limit: int = 5) -> dict[str, Any]:
-    """``{"options": [...], "exact": ...}`` for the HintReply schema. Alone at the table:
-    the options with the most expected points (``exact`` None). With opponents: the options
-    with the best chance of finishing first (:func:`yacht.strategy.win.win_hint_for_view`),
-    each with ``win_probability``; ``exact`` says whether the endgame table decided them."""
+    """``{"options": [...], "exact": ..., "solved": ...}`` for the HintReply schema.
+
+    Alone at the table: the options with the most expected points (``exact`` None). With
+    opponents: the options with the best chance of finishing first
+    (:func:`yacht.strategy.win.win_hint_for_view`), each with ``win_probability``; ``exact``
+    says whether an exact table decided them and ``solved`` whether that was the solved
+    two-player table."""
     from yacht.strategy import hint_for_view
     from yacht.strategy.win import win_hint_for_view
 
@@ -125,10 +128,11 @@ def hint_reply(view: TurnView, limit: int = 5) -> dict[str, Any]:
         raise ValueError("roll first: a hint needs dice on the table")
     dice = view.dice
     exact: bool | None = None
+    solved: bool | None = None
     rows: list[tuple[Choice, float, float | None, float | None]]
     if len(view.sheets) > 1:
         win = win_hint_for_view(view)
-        exact = win.exact
+        exact, solved = win.exact, win.solved
         rows = [(o, o.expected, None, o.win_probability) for o in win.options[:limit]]
     else:
         hint = hint_for_view(view)
@@ -149,7 +153,7 @@ def hint_reply(view: TurnView, limit: int = 5) -> dict[str, Any]:
                 "win_probability": win_probability,
             }
         )
-    return {"options": out, "exact": exact}
+    return {"options": out, "exact": exact, "solved": solved}
 
 
 def review_json(game: Game) -> dict[str, Any]:

@@ -336,6 +336,12 @@ class HintReply(_Model):
         description="with opponents: true when the win probabilities come from the exact "
         "two-player endgame table, false for the estimate; null at a one-player table",
     )
+    solved: bool | None = Field(
+        default=None,
+        description="heads-up: true when the win probabilities come from the solved "
+        "two-player table (`yacht duel solve`), exact at every position; null at a "
+        "one-player table",
+    )
     ref: Ref = None
 
 

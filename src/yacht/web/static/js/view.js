@@ -313,7 +313,10 @@ export function renderHints() {
     )
     .join("");
   const title = win ? t("Best options (chance of winning, expected final total)") : t("Best options (expected final total)");
-  const exact = win && S.hint.exact ? `<p class="exact">${esc(t("The chances are exact: the endgame is solved."))}</p>` : "";
+  const exactText = S.hint.solved
+    ? t("The chances are exact: two-player Yacht is solved.")
+    : t("The chances are exact: the endgame is solved.");
+  const exact = win && (S.hint.exact || S.hint.solved) ? `<p class="exact">${esc(exactText)}</p>` : "";
   const close = `<button type="button" class="close" id="hints-close" aria-label="${esc(t("Close the hints"))}">×</button>`;
   setHtml(box, `<div class="hints-head"><h3>${esc(title)}</h3>${close}</div><ol>${items}</ol>${exact}`);
 }
