@@ -12,6 +12,12 @@ bound of the highest bucket that counted anything), in milliseconds.
 0.01
 >>> quantile([(0.001, 0.0), (math.inf, 0.0)], 0.5) is None
 True
+
+A server whose metrics could not be read (an older one, or one that refuses the scrape) is
+reported as such, and the run goes on:
+
+>>> line("http://127.0.0.1:8001", compare("GET /metrics answered 404", Samples({})))
+'http://127.0.0.1:8001: no metrics (GET /metrics answered 404)'
 """
 
 from __future__ import annotations
