@@ -120,7 +120,9 @@ def machine_line(runs: list[dict[str, Any]]) -> str:
     pythons = sorted({r["machine"]["python"] for r in runs})
     before = [r["load_average_before"][0] for r in runs]
     during = [r["load_average_mean"] for r in runs if r.get("load_average_mean") is not None]
-    commits = sorted({r["commit"] for r in runs if r.get("commit")})
+    commits = list(dict.fromkeys(r["commit"] for r in runs if r.get("commit")))  # run order
+    if len(commits) > 2:
+        commits = [f"{commits[0]} to {commits[-1]}"]
     text = (
         f"Machine: {'; '.join(boxes)}, Python {', '.join(pythons)}; {len(runs)} runs of "
         f"{_median([r['duration'] for r in runs]):g} s measured; 1-minute load average "
@@ -151,13 +153,15 @@ def plot(runs: list[dict[str, Any]], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4.2), dpi=120)
+    fig, ax = plt.subplots(figsize=(8.5, 4.2), dpi=120)
     for index, ((tables, think), group) in enumerate(groups(runs).items()):
         colour = f"C{index}"
         rate = [r["actions_per_second"] for r in group]
         label = f"{tables:,} tables, think {think:g} s"
-        ax.scatter(rate, [r["p99"] for r in group], color=colour, marker="o", label=f"{label}: p99")
-        ax.scatter(rate, [r["p50"] for r in group], color=colour, marker="x", label="p50")
+        ax.scatter(rate, [r["p99"] for r in group], color=colour, marker="o", label=label)
+        ax.scatter(rate, [r["p50"] for r in group], color=colour, marker="x")
+    ax.scatter([], [], color="black", marker="o", label="p99 of a run")
+    ax.scatter([], [], color="black", marker="x", label="p50 of a run")
     ax.axhline(100, color="grey", linestyle="--", linewidth=1, label="target: p99 100 ms")
     ax.set_yscale("log")
     latencies = [r[k] for r in runs for k in ("p50", "p99")] or [1.0]
@@ -167,7 +171,7 @@ def plot(runs: list[dict[str, Any]], path: Path) -> None:
     ax.set_title("yacht serve x2 + PostgreSQL + Redis + load generator, one 2-core machine")
     ax.title.set_fontsize(9)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, ncol=2)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.text(0.01, 0.01, machine_line(runs), fontsize=5, color="grey", wrap=True)
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     path.parent.mkdir(parents=True, exist_ok=True)
