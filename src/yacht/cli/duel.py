@@ -244,6 +244,8 @@ def stats(rules: Any) -> dict[str, Any]:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    from yacht.strategy.duel.store import ERROR_BOUND
+
     rules = _duel_rules(args.rules)
     data = stats(rules)
     if args.json:
@@ -261,9 +263,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
     best = data["best_against_optimal"]
     same = data["optimal_against_itself"]
     print(
-        _("{rules}, two players, exact (ties count 1/2; to within {margin}):").format(
-            rules=name, margin=percent(0.000014, digits=4)
-        )
+        _(
+            "{rules}, two players, exact (ties count 1/2; to within {margin} percentage points):"
+        ).format(rules=name, margin=number(100 * ERROR_BOUND, digits=4))
     )
     print(
         "  "
