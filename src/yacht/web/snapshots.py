@@ -46,7 +46,7 @@ from yacht.game import Game
 from yacht.web.models import GameRow
 from yacht.web.store import TableSnapshot, now
 
-__all__ = ["CACHE_SIZE", "Entry", "SnapshotCache", "applied", "caught_up"]
+__all__ = ["CACHE_SIZE", "Entry", "SnapshotCache", "applied", "caught_up", "decoded", "resumed"]
 
 CACHE_SIZE = 2048
 """Tables remembered. An entry holds the decoded game, about 33 KiB for two players and 67 KiB
@@ -154,3 +154,23 @@ def caught_up(game: Game, state: Mapping[str, Any]) -> Game | None:
     if game.totals != state.get("totals"):
         return None
     return game
+
+
+def decoded(snap: TableSnapshot) -> Game | None:
+    """The game of a snapshot read from the database, replayed from its JSON."""
+    return Game.from_json(snap.game.state) if snap.game.state is not None else None
+
+
+def resumed(snap: TableSnapshot, entry: Entry | None) -> Game | None:
+    """The game of ``snap`` (just read) from this process's ``entry`` of the table, taken out
+    of the cache: the entry's own game at the same revision, the entry's game caught up when
+    the same game moved on, else the game replayed from the JSON."""
+    if entry is None or entry[1] is None:
+        return decoded(snap)
+    if entry[0].revision == snap.revision:
+        return entry[1]
+    if snap.game.state is not None and entry[0].game.number == snap.game.number:
+        game = caught_up(entry[1], snap.game.state)
+        if game is not None:
+            return game
+    return decoded(snap)

@@ -39,7 +39,7 @@ from yacht.web.schemas import (
     TableState,
 )
 from yacht.web.seats import Presence
-from yacht.web.snapshots import SnapshotCache, applied, caught_up
+from yacht.web.snapshots import SnapshotCache, applied, decoded, resumed
 from yacht.web.state import state_json, state_message, table_state
 from yacht.web.store import ConflictError, Store, TableSnapshot, now
 
@@ -68,10 +68,6 @@ class Change:
 
 
 Decide = Callable[[TableSnapshot, Game | None], Change]
-
-
-def _decode(snap: TableSnapshot) -> Game | None:
-    return Game.from_json(snap.game.state) if snap.game.state is not None else None
 
 
 class TableService:
@@ -126,7 +122,7 @@ class TableService:
         cached = self._seen.get(snap.table.code)
         if cached is not None and cached[0].revision == snap.revision:
             return cached[1]
-        game = _decode(snap)
+        game = decoded(snap)
         self._seen.put(snap, game)
         return game
 
@@ -210,19 +206,7 @@ class TableService:
             if entry is not None:
                 return entry[0], entry[1], False
         snap = await self._read(code)
-        entry = self._seen.take(code)
-        if entry is not None and entry[0].revision == snap.revision:
-            return snap, entry[1], True
-        if (
-            entry is not None
-            and entry[1] is not None
-            and snap.game.state is not None
-            and entry[0].game.number == snap.game.number
-        ):  # the same game, moved on by another process: apply only what is new
-            game = caught_up(entry[1], snap.game.state)
-            if game is not None:
-                return snap, game, True
-        return snap, _decode(snap), True
+        return snap, resumed(snap, self._seen.take(code)), True
 
     @asynccontextmanager
     async def _lock(self, code: str) -> AsyncIterator[None]:
