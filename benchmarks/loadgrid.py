@@ -42,7 +42,10 @@ def main(argv: list[str] | None = None) -> int:
         for think in thinks:
             done += 1
             print(f"run {done}/{total}: {args.tables} tables, think {think:g} s", file=sys.stderr)
-            loadrun.main([str(args.tables), str(think), str(args.duration), "--out", args.out])
+            try:
+                loadrun.main([str(args.tables), str(think), str(args.duration), "--out", args.out])
+            except Exception as e:  # a run that broke is reported and left out; the grid goes on
+                print(f"run {done}/{total} failed: {type(e).__name__}: {e}", file=sys.stderr)
             if done < total:
                 time.sleep(PAUSE)
     return loadreport.main([str(Path(args.out))])
