@@ -141,7 +141,7 @@ def compare(before: Samples | str, after: Samples | str) -> dict[str, Any]:
 
 
 def line(url: str, figures: dict[str, Any]) -> str:
-    """One line of the text report for one server."""
+    """The text report's lines for one server."""
     if "error" in figures:
         return f"{url}: no metrics ({figures['error']})"
     lag, gc = figures["loop_lag_ms"], figures["gc_pauses"]
@@ -153,6 +153,6 @@ def line(url: str, figures: dict[str, Any]) -> str:
     )
     slow = ", ".join(f"{s} {stages[s]['p99']}" for s in STAGES)
     return (
-        f"{url}: loop lag p99 <= {lag['p99']} ms, max <= {lag['max']} ms; GC passes {passes}; "
-        f"p99 ms: {slow}; pool wait p99 <= {figures['pool_wait_ms']['p99']} ms"
+        f"{url}: loop lag p99 <= {lag['p99']} ms, max <= {lag['max']} ms; GC passes {passes}\n"
+        f"  stage p99 <= ms: {slow}; pool wait p99 <= {figures['pool_wait_ms']['p99']} ms"
     )
