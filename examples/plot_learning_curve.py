@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     steps = [r["steps"] / 1000 for r in rows]
     means = [r["mean"] for r in rows]
     errors = [2 * r["se"] for r in rows]
-    fig, ax = plt.subplots(figsize=(8, 4.8), dpi=100)
+    fig, ax = plt.subplots(figsize=(9, 4.8), dpi=100)
     ax.errorbar(steps, means, yerr=errors, marker="o", ms=3, capsize=2, label="learner (±2 SE)")
     train = [(s, r["train_mean"]) for s, r in zip(steps, rows, strict=True) if r["train_mean"] > 0]
     if train:
@@ -61,7 +61,15 @@ def main(argv: list[str] | None = None) -> int:
     styles = ["-", "--", "--", "--", "-.", ":"]
     for (name, value), style in zip(refs.items(), styles, strict=True):
         ax.axhline(value, ls=style, lw=1, color="black" if "optimum" in name else "tab:red")
-        ax.text(steps[-1], value + 1, f"{name} {value:.1f}", ha="right", va="bottom", fontsize=8)
+        ax.text(  # beside the axes, where the curve never runs
+            1.01,
+            value,
+            f"{name} {value:.1f}",
+            transform=ax.get_yaxis_transform(),
+            ha="left",
+            va="center",
+            fontsize=8,
+        )
     minutes = rows[-1]["minutes"]
     ax.set_xlabel(f"environment steps (thousands); {minutes:.1f} minutes on this machine")
     ax.set_ylabel(f"mean final total, {args.rules}")
