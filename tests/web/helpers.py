@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 from fastapi import FastAPI
 from starlette.testclient import TestClient
 
@@ -123,3 +124,48 @@ class Table:
             if game["status"] == "finished":
                 return game
             self.play_turn(game["current"])
+
+
+class AnnSeat:
+    """Ann's seat at a table against the medium bot (and ``more`` seats), played through the
+    REST API of a live server (``httpx``)."""
+
+    def __init__(self, http: httpx.Client, *more: dict[str, str], start: str = "seat") -> None:
+        self.http = http
+        seats = [{"kind": "human"}, {"kind": "bot", "bot": "medium"}, *more]
+        body = {"seats": seats, "start": start}
+        self.code: str = http.post("/api/tables", json=body).json()["code"]
+        joined = http.post(f"/api/tables/{self.code}/join", json={"seat": 0, "name": "Ann"})
+        self.token: str = joined.json()["token"]
+
+    def game(self) -> dict[str, Any]:
+        game: dict[str, Any] = self.http.get(f"/api/tables/{self.code}").json()["game"]
+        return game
+
+    def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        g = self.game()
+        body = {"type": "action", "seat": 0, "token": self.token, "game": g["number"]}
+        r = self.http.post(
+            f"/api/tables/{self.code}/actions",
+            json={**body, "version": g["version"], "action": action},
+        )
+        assert r.status_code == 200, r.text
+        game: dict[str, Any] = r.json()["game"]
+        return game
+
+    def wait(self, done: Any) -> dict[str, Any]:
+        deadline = time.monotonic() + 60
+        while not done(game := self.game()):
+            assert time.monotonic() < deadline, "the bot or the review did not come"
+            time.sleep(0.05)
+        return game
+
+    def play_turns(self, turns: int) -> None:
+        """Ann's next ``turns`` turns: one roll, then the best box by points."""
+        for _ in range(turns):
+            game = self.wait(lambda g: g["current"] == 0 or g["status"] == "finished")
+            if game["status"] == "finished":
+                return
+            game = self.act({"kind": "roll"})
+            best = max(game["potentials"].items(), key=lambda item: item[1])[0]
+            self.act({"kind": "score", "category": best})

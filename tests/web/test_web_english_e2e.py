@@ -9,9 +9,7 @@ page shows a script error. Screenshots go to test-artifacts/web/."""
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
@@ -20,6 +18,7 @@ from playwright.sync_api import Page, expect
 from english import english_words
 from yacht.web.i18n import catalog
 
+from .helpers import AnnSeat
 from .live import ARTIFACTS, LiveServer
 from .pages import Pages, shot
 
@@ -43,67 +42,23 @@ DECIMAL = {"fi": r"\d,\d", "bg": r"\d,\d", "nb": r"\d,\d"}
 PERCENT = {"fi": r"\d\u00a0%", "bg": r"\d%", "nb": r"\d\u00a0%"}
 
 
-class Seat:
-    """Ann's seat at a table against the medium bot, played through the REST API."""
-
-    def __init__(self, http: httpx.Client, *more: dict[str, str], start: str = "seat") -> None:
-        self.http = http
-        seats = [{"kind": "human"}, {"kind": "bot", "bot": "medium"}, *more]
-        body = {"seats": seats, "start": start}
-        self.code: str = http.post("/api/tables", json=body).json()["code"]
-        joined = http.post(f"/api/tables/{self.code}/join", json={"seat": 0, "name": "Ann"})
-        self.token: str = joined.json()["token"]
-
-    def game(self) -> dict[str, Any]:
-        game: dict[str, Any] = self.http.get(f"/api/tables/{self.code}").json()["game"]
-        return game
-
-    def act(self, action: dict[str, Any]) -> dict[str, Any]:
-        g = self.game()
-        body = {"type": "action", "seat": 0, "token": self.token, "game": g["number"]}
-        r = self.http.post(
-            f"/api/tables/{self.code}/actions",
-            json={**body, "version": g["version"], "action": action},
-        )
-        assert r.status_code == 200, r.text
-        game: dict[str, Any] = r.json()["game"]
-        return game
-
-    def wait(self, done: Any) -> dict[str, Any]:
-        deadline = time.monotonic() + 60
-        while not done(game := self.game()):
-            assert time.monotonic() < deadline, "the bot or the review did not come"
-            time.sleep(0.05)
-        return game
-
-    def play_turns(self, turns: int) -> None:
-        """Ann's next ``turns`` turns: one roll, then the best box by points."""
-        for _ in range(turns):
-            game = self.wait(lambda g: g["current"] == 0 or g["status"] == "finished")
-            if game["status"] == "finished":
-                return
-            game = self.act({"kind": "roll"})
-            best = max(game["potentials"].items(), key=lambda item: item[1])[0]
-            self.act({"kind": "score", "category": best})
-
-
 @pytest.fixture(scope="module")
 def tables(
     tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[tuple[LiveServer, Seat, Seat, Seat]]:
+) -> Iterator[tuple[LiveServer, AnnSeat, AnnSeat, AnnSeat]]:
     """One server for the module: a finished game with its review, a game in its first round
     with Ann to roll again (dice on the table; who starts was rolled off, and the log says so),
     and a table waiting for a second person."""
     server = LiveServer(tmp_path_factory.mktemp("english") / "yacht.sqlite3", bot_delay=0)
     server.start()
     with httpx.Client(base_url=server.url, timeout=120) as http:
-        done = Seat(http)
+        done = AnnSeat(http)
         done.play_turns(12)
         done.wait(lambda g: g["status"] == "finished" and g.get("review") is not None)
-        playing = Seat(http, start="roll-off")
+        playing = AnnSeat(http, start="roll-off")
         playing.wait(lambda g: g["current"] == 0)
         playing.act({"kind": "roll"})
-        waiting = Seat(http, {"kind": "human"})
+        waiting = AnnSeat(http, {"kind": "human"})
         yield server, done, playing, waiting
     server.stop()
 
@@ -132,7 +87,7 @@ def save_text(name: str, text: str) -> None:
 
 @pytest.mark.parametrize("lang", ["fi", "bg", "nb"])
 def test_every_page_speaks_the_language(
-    pages: Pages, tables: tuple[LiveServer, Seat, Seat, Seat], lang: str
+    pages: Pages, tables: tuple[LiveServer, AnnSeat, AnnSeat, AnnSeat], lang: str
 ) -> None:
     server, done, playing, waiting = tables
     found: dict[str, list[str]] = {}
@@ -199,7 +154,7 @@ def test_every_page_speaks_the_language(
 
 
 def test_the_tab_titles_are_translated(
-    pages: Pages, tables: tuple[LiveServer, Seat, Seat, Seat]
+    pages: Pages, tables: tuple[LiveServer, AnnSeat, AnnSeat, AnnSeat]
 ) -> None:
     server, done, playing, _ = tables
     game_id = done.game()["id"]

@@ -4,15 +4,14 @@ P(win) beside the expected total, marked exact. The screenshot goes to test-arti
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import expect
 
+from .helpers import AnnSeat
 from .live import LiveServer
 from .pages import Pages, shot
 
@@ -25,48 +24,16 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
     live.stop()
 
 
-class Seat:
-    """Ann's seat at a table against the medium bot, through the REST API."""
-
-    def __init__(self, http: httpx.Client) -> None:
-        self.http = http
-        seats = [{"kind": "human"}, {"kind": "bot", "bot": "medium"}]
-        self.code = http.post("/api/tables", json={"seats": seats}).json()["code"]
-        joined = http.post(f"/api/tables/{self.code}/join", json={"seat": 0, "name": "Ann"})
-        self.token = joined.json()["token"]
-
-    def game(self) -> dict[str, Any]:
-        game: dict[str, Any] = self.http.get(f"/api/tables/{self.code}").json()["game"]
-        return game
-
-    def act(self, action: dict[str, Any]) -> dict[str, Any]:
-        g = self.game()
-        body = {"type": "action", "seat": 0, "token": self.token, "game": g["number"]}
-        r = self.http.post(
-            f"/api/tables/{self.code}/actions",
-            json={**body, "version": g["version"], "action": action},
-        )
-        assert r.status_code == 200, r.text
-        game: dict[str, Any] = r.json()["game"]
-        return game
-
-    def my_turn(self) -> None:
-        deadline = time.monotonic() + 30
-        while self.game()["current"] != 0:
-            assert time.monotonic() < deadline, "the bot did not move"
-            time.sleep(0.05)
-
-
 def test_the_hint_shows_the_chance_of_winning(pages: Pages, server: LiveServer) -> None:
     # The first heads-up hint builds the endgame table (seconds; longer on a loaded machine).
     with httpx.Client(base_url=server.url, timeout=300) as http:
-        ann = Seat(http)
+        ann = AnnSeat(http)
         for _ in range(10):  # two boxes left each: the heads-up endgame table decides
-            ann.my_turn()
+            ann.wait(lambda g: g["current"] == 0)
             game = ann.act({"kind": "roll"})
             best = max(game["potentials"].items(), key=lambda item: item[1])[0]
             ann.act({"kind": "score", "category": best})
-        ann.my_turn()
+        ann.wait(lambda g: g["current"] == 0)
         ann.act({"kind": "roll"})
         hint = {"type": "hint", "seat": 0, "token": ann.token}
         reply = http.post(f"/api/tables/{ann.code}/hint", json=hint).json()
