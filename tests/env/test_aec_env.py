@@ -120,6 +120,61 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
     assert env.agent_selection == "player_0" and env.rewards == {"player_0": 0, "player_1": 0}
 
 
+def test_penalized_illegal_actions_change_nothing_and_keep_the_move() -> None:
+    env = raw_env(num_players=2, illegal_action="penalize", illegal_penalty=2.5)
+    env.reset(seed=3)
+    env.step(score_action("ones"))
+    env.step(score_action("twos"))
+    game = env.game
+    assert game is not None
+    before = game.to_json()
+    env.step(score_action("ones"))  # filled: refused, penalized, still player_0's move
+    assert game.to_json() == before and env.agent_selection == "player_0"
+    assert env.rewards == {"player_0": -2.5, "player_1": 0}
+    assert env.infos["player_0"]["illegal_action"] is True
+    assert env.infos["player_1"]["illegal_action"] is False
+    _, _, _, truncated, info = env.last()
+    assert not truncated and info["illegal_action"] is True
+    with pytest.raises(InvalidActionError):  # outside the space: an error in every mode
+        env.step(99)
+    env.step(score_action("choice"))  # legal again: play goes on
+    assert env.agent_selection == "player_1" and env.rewards["player_0"] > 0
+    assert env.infos["player_0"]["illegal_action"] is False
+
+
+def test_a_stuck_policy_is_truncated_after_the_illegal_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import yacht.env.aec
+
+    monkeypatch.setattr(yacht.env.aec, "ILLEGAL_LIMIT", 3)
+    env = raw_env(num_players=2, illegal_action="penalize")
+    env.reset(seed=3)
+    env.step(score_action("ones"))
+    env.step(score_action("ones"))
+    for _ in range(3):
+        env.step(score_action("ones"))  # player_1 tries the filled box again and again
+    assert env.truncations == {"player_0": True, "player_1": True}
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_pettingzoo_api_test_passes_when_penalizing(players: int) -> None:
+    api_test(aec_env(num_players=players, illegal_action="penalize"), num_cycles=200)
+
+
+def test_render_rgb_array_shows_the_mover_sheet() -> None:
+    table = raw_env(num_players=2, render_mode="rgb_array")
+    table.reset(seed=0)
+    first = table.render()
+    assert isinstance(first, np.ndarray) and first.dtype == np.uint8 and first.shape[2] == 3
+    table.step(score_action("choice"))  # player_1 to move: its empty sheet, new dice
+    second = table.render()
+    assert second.shape == first.shape and not np.array_equal(first, second)
+    gym = YachtEnv(render_mode="rgb_array")
+    gym.reset(seed=0)
+    assert gym.render().shape == first.shape  # the same picture as the Gymnasium env's
+
+
 def test_bad_construction_is_refused_clearly() -> None:
     for players in (0, 7, 2.5):
         with pytest.raises(ValueError, match="num_players must be"):
@@ -127,7 +182,11 @@ def test_bad_construction_is_refused_clearly() -> None:
     with pytest.raises(RulesError, match="unknown rules preset"):
         raw_env(rules="yahtzee")
     with pytest.raises(ValueError, match="unknown render mode"):
-        raw_env(render_mode="rgb_array")
+        raw_env(render_mode="rgb")
+    with pytest.raises(ValueError, match="unknown illegal_action 'ignore'"):
+        raw_env(illegal_action="ignore")
+    with pytest.raises(ValueError, match="illegal_penalty must be a number >= 0"):
+        raw_env(illegal_action="penalize", illegal_penalty=-1)
     with pytest.raises(ValueError, match=r"call reset\(\) before"):
         raw_env().step(0)
 

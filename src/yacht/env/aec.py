@@ -5,7 +5,15 @@ observes ``{"observation": vector, "action_mask": 0/1 per action}`` as PettingZo
 games do: the vector is :func:`yacht.env.spaces.observation` from that agent's seat (its own
 sheet first). Actions are those of the Gymnasium environment; the turn's first roll is
 automatic. The reward of a step goes to the agent that acted: the points it added to its total.
-Every agent terminates when the last sheet is full. An illegal action raises a ``ValueError``.
+Every agent terminates when the last sheet is full.
+
+Illegal actions (in the space but not allowed now) follow ``illegal_action``, as in the
+Gymnasium environment: ``"raise"`` (the default here: the game's ``ValueError``, nothing
+changes) or ``"penalize"`` (nothing changes, the agent gets ``-illegal_penalty``,
+``infos[agent]["illegal_action"]`` is True and it is still its move; after
+:data:`~yacht.env.gym_env.ILLEGAL_LIMIT` of them in one game every agent is truncated).
+``render_mode`` is ``"ansi"``, ``"human"`` (the text, printed) or ``"rgb_array"`` (the
+Gymnasium environment's picture: the dice and the sheet of the player to move).
 
 >>> e = env(num_players=2)
 >>> e.reset(seed=3)
@@ -29,7 +37,7 @@ from pettingzoo.utils.agent_selector import AgentSelector
 
 from yacht.actions import Hold, Roll
 from yacht.dice import RandomDice
-from yacht.env.gym_env import render_text
+from yacht.env.gym_env import ILLEGAL_ACTIONS, ILLEGAL_LIMIT, render_text
 from yacht.env.spaces import (
     ACTION_COUNT,
     action_mask,
@@ -46,17 +54,22 @@ __all__ = ["env", "raw_env", "score_action"]
 
 
 def env(
-    num_players: int = 2, rules: Rules | str = "traditional", render_mode: str | None = None
+    num_players: int = 2,
+    rules: Rules | str = "traditional",
+    render_mode: str | None = None,
+    illegal_action: str = "raise",
+    illegal_penalty: float = 1.0,
 ) -> AECEnv:
     """The AEC environment wrapped in PettingZoo's order-enforcing wrapper."""
-    return wrappers.OrderEnforcingWrapper(raw_env(num_players, rules, render_mode))
+    table = raw_env(num_players, rules, render_mode, illegal_action, illegal_penalty)
+    return wrappers.OrderEnforcingWrapper(table)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hints
     """The unwrapped AEC environment; see the module docstring."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo's API)
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "yacht_v0",
         "is_parallelizable": False,
     }
@@ -66,6 +79,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hints
         num_players: int = 2,
         rules: Rules | str = "traditional",
         render_mode: str | None = None,
+        illegal_action: str = "raise",
+        illegal_penalty: float = 1.0,
     ) -> None:
         super().__init__()
         if isinstance(num_players, bool) or not isinstance(num_players, int):
@@ -73,7 +88,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hints
         if not 1 <= num_players <= MAX_PLAYERS:
             raise ValueError(f"num_players must be 1 to {MAX_PLAYERS}, got {num_players}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"unknown render mode {render_mode!r} (use 'ansi', 'human' or None)")
+            raise ValueError(
+                f"unknown render mode {render_mode!r} (use 'ansi', 'human', 'rgb_array' or None)"
+            )
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(
+                f"unknown illegal_action {illegal_action!r} (use 'raise' or 'penalize')"
+            )
+        penalty = float(illegal_penalty)
+        if not penalty >= 0:
+            raise ValueError(f"illegal_penalty must be a number >= 0, got {illegal_penalty!r}")
+        self.illegal_action = illegal_action
+        self.illegal_penalty = penalty
+        self._illegal = 0
         self.rules = rules_by_name(rules)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
@@ -100,6 +127,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hints
         dice = RandomDice(int(self._np_random.integers(2**63 - 1)))
         self.game = Game(self.possible_agents, self.rules, dice)
         self.game.apply(Roll())
+        self._illegal = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -131,6 +159,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hints
             return
         seat = self._seat[agent]
         decoded = decode_action(action)
+        if self.illegal_action == "penalize" and not action_mask(game)[int(action)]:
+            self._penalize(agent)
+            return
         before = game.totals[seat]
         if isinstance(decoded, Hold):
             if game.rolls_left == 0:
@@ -149,13 +180,34 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hints
             self.terminations = dict.fromkeys(self.agents, True)
         if game.finished or self.possible_agents[game.current] != agent:
             self.agent_selection = self._selector.next()
+        for name in self.agents:
+            self.infos[name]["illegal_action"] = False
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | None:
+    def _penalize(self, agent: str) -> None:
+        """An illegal action under ``"penalize"``: the game is left as it was."""
+        self._illegal += 1
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.rewards[agent] = -self.illegal_penalty
+        for name in self.agents:
+            self.infos[name]["illegal_action"] = name == agent
+        if self._illegal >= ILLEGAL_LIMIT:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+
+    def render(self) -> Any:
+        """The text (``"ansi"``; printed for ``"human"``) or the picture of the dice and the
+        mover's sheet (``"rgb_array"``, ``uint8[h, w, 3]``)."""
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            from yacht.env.picture import picture
+
+            game = self._table()
+            return picture(game, game.current)
         text = render_text(self._table())
         if self.render_mode == "human":
             print(text, end="")
