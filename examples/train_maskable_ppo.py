@@ -74,9 +74,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--final-games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
+    parser.add_argument("--lr", type=float, default=3e-4, help="learning rate (3e-4)")
+    parser.add_argument(
+        "--anneal",
+        action="store_true",
+        help="lower the learning rate linearly with the wall-clock budget, to 5%% at the end",
+    )
     args = parser.parse_args(argv)
-    if args.minutes <= 0 or args.envs < 1 or args.eval_games < 2:
-        parser.error("--minutes must be > 0, --envs >= 1, --eval-games >= 2")
+    if args.minutes <= 0 or args.envs < 1 or args.eval_games < 2 or not args.lr > 0:
+        parser.error("--minutes must be > 0, --envs >= 1, --eval-games >= 2, --lr > 0")
 
     import torch
     from sb3_contrib import MaskablePPO
@@ -89,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     model = MaskablePPO(
         "MlpPolicy",
         venv,
-        learning_rate=3e-4,
+        learning_rate=args.lr,
         n_steps=256,
         batch_size=512,
         n_epochs=4,
@@ -101,6 +107,13 @@ def main(argv: list[str] | None = None) -> int:
         verbose=0,
     )
     began, deadline = time.monotonic(), time.monotonic() + 60 * args.minutes
+    if args.anneal:  # by wall-clock time, since the budget is minutes, not steps
+
+        def annealed(_: float) -> float:
+            left = max(0.0, deadline - time.monotonic()) / (deadline - began)
+            return float(args.lr * max(0.05, left))
+
+        model.lr_schedule = annealed
     path = args.out / "curve.csv"
     rows: list[dict[str, float]] = []
     seen: list[float] = []
