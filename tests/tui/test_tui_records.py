@@ -84,6 +84,18 @@ def test_history_lists_games_and_high_scores(
     assert "(bot)" in out  # bots are marked in the high scores
 
 
+def test_history_names_the_preset_in_the_language(
+    records: Records, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The preset's name, as the setup screen shows it; JSON keeps the id."""
+    _store(records, 1)
+    assert main(["history", "--lang", "fi"]) == 0
+    out = capsys.readouterr().out
+    assert "Perinteinen" in out and "traditional" not in out
+    assert main(["history", "--lang", "en"]) == 0
+    assert "Traditional" in capsys.readouterr().out
+
+
 def test_history_as_json(records: Records, capsys: pytest.CaptureFixture[str]) -> None:
     (game,) = _store(records, 4)
     assert main(["history", "--json"]) == 0

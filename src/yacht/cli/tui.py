@@ -24,6 +24,7 @@ from yacht.cli.records import (
 from yacht.i18n import detect_language, language_code
 from yacht.tui.records import Records, data_dir
 from yacht.tui.replay import replay_text
+from yacht.tui.rules_text import preset_label
 from yacht.tui.text import gettext_for
 
 __all__ = ["cmd_history", "cmd_replay", "play_full_screen"]
@@ -37,7 +38,8 @@ def _lang(args: argparse.Namespace) -> str:
 def cmd_history(args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise limit_error(args.limit)
-    _ = gettext_for(_lang(args))
+    lang = _lang(args)
+    _ = gettext_for(lang)
     records = Records.open_default()
     games = records.games(args.limit)
     best = records.high_scores(10)
@@ -68,14 +70,17 @@ def cmd_history(args: argparse.Namespace) -> int:
         players = ", ".join(f"{n} {t}" for n, t in zip(g.names, g.totals, strict=True))
         when = g.finished_at.replace("T", " ")[:16]
         winners = _("winner: {names}").format(names=", ".join(g.winners))
-        print(f"  #{g.id:<4} {when}  {g.preset:<13} {players}  ({winners})")
+        preset = preset_label(g.preset, lang)
+        print(f"  #{g.id:<4} {when}  {preset:<13} {players}  ({winners})")
     print()
     print(_("High scores"))
     bot = _("bot")
     for rank, h in enumerate(best, start=1):
         who = h.name if h.kind == "human" else f"{h.name} ({bot})"
         when = h.finished_at[:10]
-        print(f"  {rank:>2}. {h.total:>3}  {who}  #{h.game_id} {when} {h.preset}")
+        print(
+            f"  {rank:>2}. {h.total:>3}  {who}  #{h.game_id} {when} {preset_label(h.preset, lang)}"
+        )
     print()
     print(_("Step through a game with: yacht replay ID"))
     return 0
