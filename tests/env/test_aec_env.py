@@ -157,6 +157,8 @@ def test_a_stuck_policy_is_truncated_after_the_illegal_limit(
     assert env.truncations == {"player_0": True, "player_1": True}
 
 
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
 @pytest.mark.parametrize("players", [1, 2])
 def test_pettingzoo_api_test_passes_when_penalizing(players: int) -> None:
     api_test(aec_env(num_players=players, illegal_action="penalize"), num_cycles=200)
