@@ -116,6 +116,7 @@ def detect_language() -> str:
     return code if code in LANGUAGES else "en"
 
 
+@cache
 def _pattern(lang: str, kind: str, digits: int) -> str:
     """The language's own number pattern (CLDR, via Babel) with exactly ``digits`` decimals."""
     if digits < 0:
