@@ -181,7 +181,10 @@ class Mute:
     """A broadcaster that stores nothing and tells no one: a process killed right after its
     commit and before its announcement."""
 
-    async def publish(self, channel: str, message: str) -> None:
+    async def publish(self, channel: str, message: str, note: str | None = None) -> None:
+        return None
+
+    def on_note(self, handler: Any) -> None:
         return None
 
     def subscribe(self, channel: str) -> Any:

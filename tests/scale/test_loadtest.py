@@ -43,7 +43,9 @@ def test_the_json_report_sums_up_what_each_servers_metrics_showed(cluster: Clust
     assert list(report["servers"]) == [cluster.a.url, cluster.b.url]
     moved = 0
     for figures in report["servers"].values():
-        assert set(figures) == {"loop_lag_ms", "gc_pauses", "stages_ms", "pool_wait_ms"}
+        assert set(figures) == {
+            "loop_lag_ms", "gc_pauses", "stages_ms", "pool_wait_ms", "table_reads", "peer_notes"
+        }  # fmt: skip
         lag = figures["loop_lag_ms"]
         assert lag["count"] > 0 and lag["p99"] is not None and lag["p99"] <= lag["max"]
         assert set(figures["gc_pauses"]) == {"0", "1", "2"}
@@ -55,14 +57,20 @@ def test_the_json_report_sums_up_what_each_servers_metrics_showed(cluster: Clust
         # a decision refused on a stale snapshot is made again on a fresh read: not stored
         assert stages["decide"]["count"] >= stages["database"]["count"]
         assert figures["pool_wait_ms"]["count"] >= stages["database"]["count"]
+        assert set(figures["table_reads"]) == {"uncached", "stale"}
+        assert set(figures["peer_notes"]) == {"applied", "gap", "refused"}
+        assert figures["peer_notes"]["refused"] == 0
     # every action the bots saw broadcast in the window was stored by one of the two
     assert moved >= report["actions"] > 0
+    # the seats of a table are on both servers: each applied the other's notes of its moves
+    assert all(f["peer_notes"]["applied"] > 0 for f in report["servers"].values())
 
 
 def test_the_text_report_names_every_figure(cluster: Cluster) -> None:
     done = loadtest("--url", cluster.a.url, "--tables", "2", "--duration", "1", "--think", "0.1")
     assert done.returncode == 0, done.stderr
-    words = ("actions:", "/s)", "p50", "p95", "p99", "errors: 0", "loop lag p99", "GC passes gen0")
+    words = ("actions:", "/s)", "p50", "p95", "p99", "errors: 0", "loop lag p99", "GC passes gen0",
+             "table reads", "peer notes applied")  # fmt: skip
     for word in words:
         assert word in done.stdout
 

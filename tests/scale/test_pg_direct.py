@@ -115,3 +115,37 @@ def test_a_connection_left_inside_a_transaction_is_not_reused(pg_url: str) -> No
 
     asyncio.run(work())
     store.close()
+
+
+def test_seats_seen_are_noted_in_one_statement_skipping_a_seat_being_changed(
+    pg_url: str,
+) -> None:
+    from datetime import UTC, datetime
+
+    from sqlalchemy import text
+
+    first, _ = opened(pg_url)
+    second, _ = opened(pg_url)
+    store = Store(pg_url)
+    when = datetime(2030, 1, 2, 3, 4, 5, tzinfo=UTC)
+    busy = store.engine.connect()
+    busy.begin()  # another transaction is changing seat 2 of the second table
+    busy.execute(
+        text("SELECT 1 FROM seats WHERE table_code = :c AND position = 1 FOR UPDATE"),
+        {"c": second},
+    )
+
+    async def work() -> None:
+        notes = {(first, 0): when, (first, 1): when, (second, 0): when, (second, 1): when}
+        await asyncio.wait_for(store.anote(notes), 5)  # does not wait for the busy seat
+        await store.aclose()
+
+    try:
+        asyncio.run(work())
+    finally:
+        busy.rollback()
+        busy.close()
+    assert store.seen(first) == {0: when, 1: when}
+    assert store.seen(second)[0] == when
+    assert store.seen(second)[1] != when  # skipped, to be noted again within REFRESH
+    store.close()

@@ -114,6 +114,14 @@ def summary(before: Samples, after: Samples) -> dict[str, Any]:
             for stage in STAGES
         },
         "pool_wait_ms": _histogram(delta, "yacht_db_pool_wait_seconds", 0.99),
+        "table_reads": {
+            why: int(delta.value("yacht_table_reads_total", why=why))
+            for why in ("uncached", "stale")
+        },
+        "peer_notes": {
+            outcome: int(delta.value("yacht_peer_notes_total", outcome=outcome))
+            for outcome in ("applied", "gap", "refused")
+        },
     }
 
 
@@ -152,7 +160,10 @@ def line(url: str, figures: dict[str, Any]) -> str:
         for g in "012"
     )
     slow = ", ".join(f"{s} {stages[s]['p99']}" for s in STAGES)
+    reads, notes = figures.get("table_reads", {}), figures.get("peer_notes", {})
     return (
         f"{url}: loop lag p99 <= {lag['p99']} ms, max <= {lag['max']} ms; GC passes {passes}\n"
-        f"  stage p99 <= ms: {slow}; pool wait p99 <= {figures['pool_wait_ms']['p99']} ms"
+        f"  stage p99 <= ms: {slow}; pool wait p99 <= {figures['pool_wait_ms']['p99']} ms\n"
+        f"  table reads {sum(reads.values())} ({', '.join(f'{k} {v}' for k, v in reads.items())});"
+        f" peer notes {', '.join(f'{k} {v}' for k, v in notes.items())}"
     )

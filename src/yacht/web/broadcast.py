@@ -17,11 +17,11 @@ to provide the same two methods.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Protocol
 
-__all__ = ["Broadcaster", "Inbox", "LocalBroadcaster", "table_channel"]
+__all__ = ["Broadcaster", "Inbox", "LocalBroadcaster", "NoteHandler", "table_channel"]
 
 INBOX_LIMIT = 256  # a reader this far behind is dropped rather than let memory grow
 
@@ -50,9 +50,19 @@ class Inbox:
         return await self._queue.get()
 
 
+NoteHandler = Callable[[str, str], None]
+"""Told ``(channel, note)`` for each note another process published."""
+
+
 class Broadcaster(Protocol):
-    async def publish(self, channel: str, message: str) -> None:
-        """Deliver ``message`` to every current subscriber of ``channel`` (any process)."""
+    async def publish(self, channel: str, message: str, note: str | None = None) -> None:
+        """Deliver ``message`` to every current subscriber of ``channel`` (any process), and
+        ``note`` (for the server processes only, never a subscriber; see
+        :mod:`yacht.web.peers`) to the other processes' note handler."""
+        ...
+
+    def on_note(self, handler: NoteHandler) -> None:
+        """Have ``handler`` told the notes other processes publish on subscribed channels."""
         ...
 
     def subscribe(self, channel: str) -> AbstractAsyncContextManager[Inbox]:
@@ -66,9 +76,12 @@ class LocalBroadcaster:
     def __init__(self) -> None:
         self._inboxes: dict[str, set[Inbox]] = {}
 
-    async def publish(self, channel: str, message: str) -> None:
+    async def publish(self, channel: str, message: str, note: str | None = None) -> None:
         for inbox in tuple(self._inboxes.get(channel, ())):
             inbox.put(message)
+
+    def on_note(self, handler: NoteHandler) -> None:
+        """One process: there is nobody else to publish notes."""
 
     @asynccontextmanager
     async def _subscription(self, channel: str) -> AsyncIterator[Inbox]:

@@ -10,6 +10,12 @@
   transaction, the hop to a worker thread included), ``publish`` (the new state serialised and
   handed to the local sockets and Redis) and ``send`` (one socket's write of a message).
 - ``yacht_db_pool_wait_seconds``: waiting for a database connection from the pool.
+- ``yacht_table_reads_total{why}``: tables read from the database to decide a change on:
+  ``uncached`` (this process had no snapshot of it) or ``stale`` (a decision was refused on
+  the snapshot, or its write lost to another process's).
+- ``yacht_peer_notes_total{outcome}``: the other processes' notes of their moves
+  (:mod:`yacht.web.peers`): ``applied``, ``gap`` (this process's snapshot was at another
+  revision) or ``refused`` (the game did not replay to it).
 
 Like ``/health`` this is an operator's endpoint, but it tells more (how busy the server is), so
 it answers only the server's own machine: a request from 127.0.0.1 or ::1 that no proxy relayed
@@ -38,7 +44,13 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Histogram, generate_latest
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+)
 
 from yacht.web.limits import LOCAL
 
@@ -85,6 +97,18 @@ class Metrics:
             buckets=BUCKETS,
             registry=self.registry,
         )
+        self.reads = Counter(
+            "yacht_table_reads",
+            "Tables read from the database to decide a change on, by why",
+            ["why"],
+            registry=self.registry,
+        )
+        self.notes = Counter(
+            "yacht_peer_notes",
+            "Other processes' notes of their moves, by what came of them",
+            ["outcome"],
+            registry=self.registry,
+        )
         self._stages = {name: self.stage.labels(stage=name) for name in STAGES}
         self._generations = [self.gc_pause.labels(generation=str(g)) for g in range(3)]
         self._gc_started = 0.0
@@ -92,6 +116,10 @@ class Metrics:
 
     def observe(self, stage: str, seconds: float) -> None:
         self._stages[stage].observe(seconds)
+
+    def noted(self, outcome: str) -> None:
+        """Count one peer note's ``outcome`` (applied, gap, refused)."""
+        self.notes.labels(outcome=outcome).inc()
 
     @contextmanager
     def timed(self, stage: str) -> Iterator[None]:

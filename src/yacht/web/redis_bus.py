@@ -26,7 +26,7 @@ import secrets
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
-from yacht.web.broadcast import Inbox
+from yacht.web.broadcast import Inbox, NoteHandler
 from yacht.web.redis_resp import (
     CONNECT_TIMEOUT,
     RECONNECT_DELAY,
@@ -63,16 +63,23 @@ class RedisBroadcaster:
         self._task: asyncio.Task[None] | None = None
         self._publisher: Publisher | None = None  # made in the event loop, on first use
         self._failing = False  # the last attempt to connect the subscriber failed
+        self._on_note: NoteHandler = lambda _channel, _note: None
         self._closed = False
 
     # --- the Broadcaster interface -------------------------------------------------------
 
-    async def publish(self, channel: str, message: str) -> None:
+    async def publish(self, channel: str, message: str, note: str | None = None) -> None:
         key = self.prefix + channel
         self._deliver(key, message)
         if self._publisher is None:
             self._publisher = Publisher(self.url)
-        self._publisher.publish(key, self.origin + b"\n" + message.encode())
+        # origin, note (may be empty), message: one line each but the last (JSON has no raw
+        # newline)
+        frame = b"\n".join((self.origin, (note or "").encode(), message.encode()))
+        self._publisher.publish(key, frame)
+
+    def on_note(self, handler: NoteHandler) -> None:
+        self._on_note = handler
 
     def subscribe(self, channel: str) -> AbstractAsyncContextManager[Inbox]:
         return self._subscription(self.prefix + channel)
@@ -212,8 +219,11 @@ class RedisBroadcaster:
                 continue
             kind, key = reply[0], reply[1].decode()
             if kind == b"message":
-                origin, _, body = reply[2].partition(b"\n")
+                origin, _, rest = reply[2].partition(b"\n")
                 if origin != self.origin:
+                    note, _, body = rest.partition(b"\n")
+                    if note:
+                        self._on_note(key[len(self.prefix) :], note.decode())
                     self._deliver(key, body.decode())
             elif kind == b"subscribe":
                 left = self._unconfirmed.get(key, 0) - 1

@@ -36,14 +36,12 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from typing import Any, TypeVar
-
-from sqlalchemy.orm import DeclarativeBase
+from typing import Any
 
 from yacht.actions import Action, GameError, Roll
 from yacht.dice import dice_from_description
 from yacht.game import Game
-from yacht.web.models import GameRow
+from yacht.web.models import GameRow, with_columns
 from yacht.web.store import TableSnapshot, now
 
 __all__ = ["CACHE_SIZE", "Entry", "SnapshotCache", "applied", "caught_up", "decoded", "resumed"]
@@ -53,7 +51,6 @@ CACHE_SIZE = 2048
 for four (measured), plus a finished game's review (about 65 KiB): some 70-270 MiB at most."""
 
 Entry = tuple[TableSnapshot, Game | None]
-Row = TypeVar("Row", bound=DeclarativeBase)
 
 
 class SnapshotCache:
@@ -81,7 +78,7 @@ class SnapshotCache:
         """Remember ``snap`` and its game unless a newer revision is already known."""
         code = snap.table.code
         if snap.game.state is not None:  # see the module docstring
-            snap = TableSnapshot(snap.table, snap.seats, _copy(snap.game, {"state": None}))
+            snap = TableSnapshot(snap.table, snap.seats, with_columns(snap.game, {"state": None}))
         old = self._entries.get(code)
         if old is not None and old[0].revision > snap.revision:
             return
@@ -92,12 +89,6 @@ class SnapshotCache:
 
     def drop(self, code: str) -> None:
         self._entries.pop(code, None)
-
-
-def _copy(row: Row, columns: Mapping[str, Any]) -> Row:
-    values = {c.key: getattr(row, c.key) for c in row.__table__.columns}
-    values.update(columns)
-    return type(row)(**values)
 
 
 def applied(
@@ -115,15 +106,16 @@ def applied(
     if new_game is not None:
         table["game_number"] = new_game.number
     rows = tuple(
-        _copy(s, seats[s.position]) if seats and s.position in seats else s for s in snap.seats
+        with_columns(s, seats[s.position]) if seats and s.position in seats else s
+        for s in snap.seats
     )
     if new_game is not None:
-        current = _copy(new_game, {"state": None})
+        current = with_columns(new_game, {"state": None})
     elif game:
-        current = _copy(snap.game, {**game, "updated_at": now(), "state": None})
+        current = with_columns(snap.game, {**game, "updated_at": now(), "state": None})
     else:
         current = snap.game
-    return TableSnapshot(_copy(snap.table, table), rows, current)
+    return TableSnapshot(with_columns(snap.table, table), rows, current)
 
 
 def caught_up(game: Game, state: Mapping[str, Any]) -> Game | None:

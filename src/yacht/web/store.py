@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -34,7 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session, sessionmaker
 
-from yacht.web.models import GameRow, SeatRow, TableRow
+from yacht.web.models import GameRow, SeatRow, TableRow, snapshot_row
 from yacht.web.pg import Direct
 
 __all__ = ["ConflictError", "Store", "TableSnapshot", "migrate", "now"]
@@ -205,12 +205,14 @@ class Store:
             raise ConflictError(f"table {code} changed since revision {seen}")
         return revision
 
-    async def atouch(self, code: str, positions: Collection[int], when: datetime) -> None:
-        """:meth:`touch` without a worker thread on PostgreSQL."""
+    async def anote(self, notes: Mapping[tuple[str, int], datetime]) -> None:
+        """:meth:`note` without a worker thread on PostgreSQL."""
+        if not notes:
+            return
         if self.direct is None:
-            await asyncio.to_thread(self.touch, code, positions, when)
-        elif positions:
-            await self.direct.touch(code, positions, when)
+            await asyncio.to_thread(self.note, notes)
+        else:
+            await self.direct.note(notes)
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
@@ -230,9 +232,9 @@ class Store:
             if row is None:
                 return None
             seats = c.execute(_LOAD_SEATS, {"code": code}).mappings().all()
-        table = TableRow(**{k: row[k] for k in _TABLE_COLUMNS})
-        game = GameRow(**{k: row[f"g__{k}"] for k in _GAME_COLUMNS})
-        return TableSnapshot(table, tuple(SeatRow(**s) for s in seats), game)
+        table = snapshot_row(TableRow, {k: row[k] for k in _TABLE_COLUMNS})
+        game = snapshot_row(GameRow, {k: row[f"g__{k}"] for k in _GAME_COLUMNS})
+        return TableSnapshot(table, tuple(snapshot_row(SeatRow, dict(s)) for s in seats), game)
 
     def revision(self, code: str) -> int | None:
         with self._session() as s:
@@ -346,16 +348,20 @@ class Store:
 
     # --- presence, caps and clean-up -------------------------------------------------------
 
-    def touch(self, code: str, positions: Collection[int], when: datetime) -> None:
-        """Note that the holders of ``positions`` were seen at ``when`` (no revision bump:
-        it changes nobody's view of the table)."""
-        if not positions:
+    def note(self, notes: Mapping[tuple[str, int], datetime]) -> None:
+        """Note that the holder of each (table code, seat position) was seen at its time, in
+        one statement (no revision bump: it changes nobody's view of the table)."""
+        if not notes:
             return
         with self.engine.begin() as c:
             c.execute(
                 update(_SEATS)
-                .where(_SEATS.c.table_code == code, _SEATS.c.position.in_(list(positions)))
-                .values(seen_at=when)
+                .where(
+                    _SEATS.c.table_code == bindparam("code"),
+                    _SEATS.c.position == bindparam("seat"),
+                )
+                .values(seen_at=bindparam("when")),
+                [{"code": k[0], "seat": k[1], "when": v} for k, v in sorted(notes.items())],
             )
 
     def seen(self, code: str) -> dict[int, datetime | None]:

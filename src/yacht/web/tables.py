@@ -32,6 +32,7 @@ from yacht.web.limits import ClientLimits
 from yacht.web.lobby import checked, opening_rows
 from yacht.web.metrics import Metrics
 from yacht.web.models import GameRow, SeatRow, TableRow
+from yacht.web.peers import PeerNotes, note
 from yacht.web.schemas import (
     CreateTable,
     Joined,
@@ -81,6 +82,8 @@ class TableService:
         self._locks: dict[str, asyncio.Lock] = {}
         self._lock_users: Counter[str] = Counter()
         self._seen = SnapshotCache()
+        self._peers = PeerNotes()  # what other processes said of their moves
+        broadcaster.on_note(self._noted)
         self.metrics = Metrics()
         store.on_pool_wait = self.metrics.pool_wait.observe
         self.presence = Presence(store, lambda: self.clock())
@@ -150,6 +153,7 @@ class TableService:
             fresh, conflicts = False, 0
             while True:
                 snap, game, fresh = await self._own(code, fresh)
+                before = len(game.events) if game is not None else 0
                 clock = time.perf_counter()
                 try:
                     change = decide(snap, game)
@@ -192,7 +196,12 @@ class TableService:
                     new, engine = await self.load(code)  # hand over its game: read it
                 self._seen.put(new, engine)
                 clock = time.perf_counter()
-                state = await self._announce(new, engine)
+                # A move (the game's own columns only): tell the other processes.
+                move = not (change.seats or change.table or change.new_game)
+                told = None
+                if move and engine is not None and engine is game:
+                    told = note(snap, revision, change.game, engine, before)
+                state = await self._announce(new, engine, told)
                 self.metrics.observe("publish", time.perf_counter() - clock)
                 break
         self.on_change(code, new, engine)
@@ -204,7 +213,10 @@ class TableService:
         if not fresh:
             entry = self._seen.take(code)
             if entry is not None:
+                entry = self._peers.advance(code, entry, self.metrics.noted)  # others' moves
+            if entry is not None:
                 return entry[0], entry[1], False
+        self.metrics.reads.labels(why="stale" if fresh else "uncached").inc()
         snap = await self._read(code)
         return snap, resumed(snap, self._seen.take(code)), True
 
@@ -228,11 +240,21 @@ class TableService:
         snap, game = await self.load(code)
         await self._announce(snap, game)
 
-    async def _announce(self, snap: TableSnapshot, game: Game | None) -> dict[str, Any]:
-        """Send the state to everyone watching (one text for all) and return it."""
+    async def _announce(
+        self, snap: TableSnapshot, game: Game | None, told: str | None = None
+    ) -> dict[str, Any]:
+        """Send the state to everyone watching (one text for all) and return it; ``told``:
+        the note of the move for the other server processes (:mod:`yacht.web.peers`)."""
         state = state_json(snap, game, self.connected(snap.table.code))
-        await self.broadcaster.publish(table_channel(snap.table.code), state_message(state))
+        channel = table_channel(snap.table.code)
+        await self.broadcaster.publish(channel, state_message(state), told)
         return state
+
+    def _noted(self, channel: str, text: str) -> None:
+        """Another process's note of a move (kept until this process needs the table)."""
+        prefix = table_channel("")
+        if channel.startswith(prefix):
+            self._peers.add(channel[len(prefix) :], text)
 
     # --- helpers used by decisions -------------------------------------------------------
 

@@ -1,0 +1,58 @@
+"""Two processes, one table, a seat on each: each move's note reaches the other process, which
+decides the next move on its own snapshot brought up to date, without reading the table again
+(yacht.web.peers), and the game stored is the game both processes show."""
+
+from __future__ import annotations
+
+import httpx
+
+from yacht.game import Game
+from yacht.loadtest.scrape import Samples
+
+from .client import action_message, open_table, table_state
+from .conftest import Cluster
+from .watch import Watcher
+
+
+def counters(url: str) -> Samples:
+    r = httpx.get(f"{url}/metrics")
+    assert r.status_code == 200, r.text
+    return Samples.parse(r.text)
+
+
+def test_moves_on_the_other_process_need_no_read_here(cluster: Cluster) -> None:
+    urls = (cluster.a.url, cluster.b.url)
+    with httpx.Client(base_url=cluster.a.url) as a:
+        code, tokens = open_table(a, 2)
+        ann, bob = Watcher(cluster.a.url, code), Watcher(cluster.b.url, code)
+        try:
+            ann.send({"type": "hello", "seats": [{"seat": 0, "token": tokens[0]}]})
+            bob.send({"type": "hello", "seats": [{"seat": 1, "token": tokens[1]}]})
+            players = {0: ann, 1: bob}
+            before = [counters(url) for url in urls]
+            game = ann.table["game"]
+            moves = 0
+            while game["status"] == "playing":
+                player = players[game["current"]]
+                player.send(action_message(player.table["game"], tokens))
+                seen = [w.until(game["number"], game["version"] + 1)["game"] for w in (ann, bob)]
+                assert seen[0] == seen[1]
+                game, moves = seen[0], moves + 1
+            delta = [
+                counters(url).minus(earlier) for url, earlier in zip(urls, before, strict=True)
+            ]
+            stored = table_state(a, code)["game"]
+        finally:
+            ann.close()
+            bob.close()
+    assert moves == 48 and stored == game
+    applied = sum(d.value("yacht_peer_notes_total", outcome="applied") for d in delta)
+    for d in delta:
+        assert d.value("yacht_table_reads_total", why="stale") == 0  # never decided on old news
+        assert d.value("yacht_peer_notes_total", outcome="refused") == 0
+        assert d.value("yacht_peer_notes_total", outcome="gap") == 0
+    # Every move but the other player's last turn (the game ended before anyone needed it)
+    # was applied by the other process.
+    assert 40 <= applied < moves
+    data = httpx.get(f"{cluster.b.url}/api/games/{game['id']}").json()
+    assert Game.from_json(data).totals == game["totals"]
