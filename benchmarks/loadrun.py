@@ -6,9 +6,10 @@ database and Redis, ``yacht loadtest`` against both, and the CPU each part used.
 
 Prints the machine first (CPU model, cores, load average before the run; on stderr), then one
 JSON line: the load test's actions per second, latency percentiles (ms) and errors, the CPU the
-two servers used per action (from /proc, over the measured window only), the cores used by the
-servers, PostgreSQL, Redis and the load generator, the load average before and during the run,
-and what each server's ``/metrics`` showed (loop lag, GC passes, stage timings, pool waits).
+two servers used per action (from /proc, over the measured window only), the bytes of WAL
+PostgreSQL wrote per action, the cores used by the servers, PostgreSQL, Redis and the load
+generator, the load average before and during the run, and what each server's ``/metrics``
+showed (loop lag, GC passes, stage timings, pool waits, table reads, peer notes).
 The same row, with the machine, is written to ``DIR/<UTC time>-<tables>-<think>.json``
 (default ``benchmarks/results/load``; ``--out ''`` writes nothing); ``benchmarks.loadgrid``
 turns those files into the docs' table and plot. Linux only (it reads /proc); loopback only;
@@ -135,11 +136,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         pids = [s.pid for s in servers]
         samples: list[tuple[float, dict[str, float]]] = []
         loads: list[float] = []
+        wal = admin.connect()
+        lsn = text("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')")
         while load.poll() is None:
-            samples.append((time.perf_counter(), by_part(pids, load.pid)))
+            parts = by_part(pids, load.pid)
+            parts["wal"] = float(wal.scalar(lsn) or 0)  # bytes of WAL PostgreSQL wrote so far
+            samples.append((time.perf_counter(), parts))
             loads.append(os.getloadavg()[0])
             time.sleep(0.25)
         report: dict[str, Any] = json.loads(load.stdout.read() if load.stdout else "")
+        wal.close()
     finally:
         for server in servers:
             server.terminate()
@@ -157,6 +163,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     first, last = at(begin), at(begin + window)
     used = {part: last[part] - first[part] for part in first}
+    wal_bytes = used.pop("wal")
     actions = report["actions"]
     latency = report["latency_ms"]
     row = {
@@ -169,6 +176,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "p99_other_seat": report["latency_other_seats_ms"]["p99"],
         "errors": report["errors"],
         "server_cpu_ms_per_action": round(1000 * used["servers"] / actions, 2) if actions else None,
+        "wal_bytes_per_action": round(wal_bytes / actions) if actions else None,
         "cores": {part: round(seconds / window, 2) for part, seconds in used.items()},
         "load_average_before": box["load_average"],
         "load_average_max": round(max(loads, default=0.0), 2),
