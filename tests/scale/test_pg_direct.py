@@ -108,7 +108,7 @@ def test_a_connection_left_inside_a_transaction_is_not_reused(pg_url: str) -> No
         connection = await direct._take()
         await connection.execute("BEGIN")  # as a task cancelled half-way through a change
         direct._give(connection)
-        assert connection.closed and direct._made == 0
+        assert connection.is_closed() and direct._made == 0
         code, _ = await asyncio.to_thread(opened, pg_url)
         assert await store.aload(code) is not None  # a new connection is made
         await store.aclose()

@@ -10,6 +10,7 @@ is written; the caller reloads and decides again. The schema is made by Alembic
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -142,12 +143,14 @@ class Store:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         # Told how long each connection of the hot path waited for the pool (the metrics).
         self.on_pool_wait: Callable[[float], None] = lambda _seconds: None
-        # On PostgreSQL (psycopg) the hot path runs in the event loop (see pg.py);
-        # YACHT_PG_DIRECT=0 sends it through worker threads like everything else.
+        # On PostgreSQL the hot path runs in the event loop on asyncpg (see pg.py), when it
+        # is installed (the [scale] extra); YACHT_PG_DIRECT=0 sends it through worker threads
+        # like everything else.
         self.direct: Direct | None = None
         dialect = self.engine.dialect
         postgres = (dialect.name, dialect.driver) == ("postgresql", "psycopg")
-        if postgres and os.environ.get("YACHT_PG_DIRECT", "1") != "0":
+        direct = postgres and importlib.util.find_spec("asyncpg") is not None
+        if direct and os.environ.get("YACHT_PG_DIRECT", "1") != "0":
             self.direct = Direct(url)
             self.direct.on_pool_wait = lambda seconds: self.on_pool_wait(seconds)
 
