@@ -17,6 +17,7 @@ to provide the same two methods.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Protocol
@@ -31,23 +32,41 @@ def table_channel(code: str) -> str:
 
 
 class Inbox:
-    """The messages published on a channel since subscribing, in order."""
+    """The messages published on a channel since subscribing, in order.
+
+    A deque and one waiting future, not an :class:`asyncio.Queue`: every message of every
+    socket passes through here, and the queue looked the event loop up again on each wait.
+    """
 
     def __init__(self) -> None:
-        self._queue: asyncio.Queue[str | None] = asyncio.Queue(INBOX_LIMIT)
+        self._messages: deque[str | None] = deque()
+        self._waiter: asyncio.Future[None] | None = None
         self.overflowed = False
 
+    def __len__(self) -> int:
+        """Messages waiting to be read."""
+        return len(self._messages)
+
     def put(self, message: str | None) -> None:
-        try:
-            self._queue.put_nowait(message)
-        except asyncio.QueueFull:
+        if len(self._messages) >= INBOX_LIMIT:
             self.overflowed = True
+            return
+        self._messages.append(message)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     async def get(self) -> str | None:
         """The next message; None once the inbox overflowed (the reader should resync)."""
-        if self.overflowed and self._queue.empty():
+        if self.overflowed and not self._messages:
             return None
-        return await self._queue.get()
+        while not self._messages:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._messages.popleft()
 
 
 NoteHandler = Callable[[str, str], None]

@@ -25,6 +25,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any
 
 from yacht.web.broadcast import Inbox, NoteHandler
 from yacht.web.redis_resp import (
@@ -32,6 +33,7 @@ from yacht.web.redis_resp import (
     RECONNECT_DELAY,
     Publisher,
     RedisReplyError,
+    Replies,
     connect,
     encode_command,
     read_reply,
@@ -210,27 +212,31 @@ class RedisBroadcaster:
             self._writer = None
 
     async def _listen(self, reader: asyncio.StreamReader) -> None:
+        replies = Replies(reader)
         while True:
-            reply = await read_reply(reader)
-            if isinstance(reply, RedisReplyError):
-                log.error("redis subscriber: %s", reply)
-                continue
-            if not isinstance(reply, list) or len(reply) < 3:
-                continue
-            kind, key = reply[0], reply[1].decode()
-            if kind == b"message":
-                origin, _, rest = reply[2].partition(b"\n")
-                if origin != self.origin:
-                    note, _, body = rest.partition(b"\n")
-                    if note:
-                        self._on_note(key[len(self.prefix) :], note.decode())
-                    self._deliver(key, body.decode())
-            elif kind == b"subscribe":
-                left = self._unconfirmed.get(key, 0) - 1
-                if left > 0:  # an older SUBSCRIBE of the same channel: wait for the newest
-                    self._unconfirmed[key] = left
-                    continue
-                self._unconfirmed.pop(key, None)
-                ready = self._ready.pop(key, None)
-                if ready is not None and not ready.done():
-                    ready.set_result(None)
+            for reply in await replies.next():
+                self._received(reply)
+
+    def _received(self, reply: Any) -> None:
+        if isinstance(reply, RedisReplyError):
+            log.error("redis subscriber: %s", reply)
+            return
+        if not isinstance(reply, list) or len(reply) < 3:
+            return
+        kind, key = reply[0], reply[1].decode()
+        if kind == b"message":
+            origin, _, rest = reply[2].partition(b"\n")
+            if origin != self.origin:
+                note, _, body = rest.partition(b"\n")
+                if note:
+                    self._on_note(key[len(self.prefix) :], note.decode())
+                self._deliver(key, body.decode())
+        elif kind == b"subscribe":
+            left = self._unconfirmed.get(key, 0) - 1
+            if left > 0:  # an older SUBSCRIBE of the same channel: wait for the newest
+                self._unconfirmed[key] = left
+                return
+            self._unconfirmed.pop(key, None)
+            ready = self._ready.pop(key, None)
+            if ready is not None and not ready.done():
+                ready.set_result(None)

@@ -22,8 +22,10 @@ __all__ = [
     "RECONNECT_DELAY",
     "Publisher",
     "RedisReplyError",
+    "Replies",
     "connect",
     "encode_command",
+    "parse_reply",
     "read_reply",
     "redis_address",
 ]
@@ -89,6 +91,75 @@ async def read_reply(reader: asyncio.StreamReader) -> Any:
     if kind == b"-":
         return RedisReplyError(rest.decode(errors="replace"))
     raise ConnectionError(f"not the Redis protocol: {line[:40]!r}")
+
+
+def parse_reply(data: bytes | bytearray, pos: int = 0) -> tuple[Any, int] | None:
+    """The reply that starts at ``pos`` in ``data`` and where the next one starts, or None
+    when ``data`` does not hold all of it yet (same replies as :func:`read_reply`).
+
+    >>> parse_reply(b"*3\\r\\n$7\\r\\nmessage\\r\\n$1\\r\\nA\\r\\n$2\\r\\nhi\\r\\n:1\\r\\n")
+    ([b'message', b'A', b'hi'], 32)
+    >>> parse_reply(b"*3\\r\\n$7\\r\\nmessage\\r\\n$1\\r\\nA\\r\\n$2\\r\\nh") is None
+    True
+    >>> parse_reply(b":1\\r\\n$-1\\r\\n", 4)
+    (None, 9)
+    """
+    end = data.find(b"\r\n", pos)
+    if end < 0:
+        return None
+    kind, rest, after = data[pos : pos + 1], data[pos + 1 : end], end + 2
+    if kind == b"*":
+        n = int(rest)
+        if n < 0:
+            return None, after
+        items = []
+        for _ in range(n):
+            parsed = parse_reply(data, after)
+            if parsed is None:
+                return None
+            item, after = parsed
+            items.append(item)
+        return items, after
+    if kind == b"$":
+        n = int(rest)
+        if n < 0:
+            return None, after
+        if len(data) < after + n + 2:
+            return None
+        return bytes(data[after : after + n]), after + n + 2
+    if kind == b":":
+        return int(rest), after
+    if kind == b"+":
+        return bytes(rest), after
+    if kind == b"-":
+        return RedisReplyError(bytes(rest).decode(errors="replace")), after
+    raise ConnectionError(f"not the Redis protocol: {bytes(data[pos : pos + 40])!r}")
+
+
+class Replies:
+    """The replies on a connection, as many as have arrived at a time: a busy subscriber gets
+    several messages a read, parsed without an ``await`` each (:func:`read_reply` took four
+    per message, and was about a twentieth of a loaded server's CPU, py-spy)."""
+
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        self.reader = reader
+        self._buffer = bytearray()
+
+    async def next(self) -> list[Any]:
+        """The replies complete so far (at least one); ConnectionError when the connection
+        closed."""
+        while True:
+            chunk = await self.reader.read(1 << 16)
+            if not chunk:
+                raise ConnectionError("redis closed the connection")
+            self._buffer += chunk
+            replies, pos = [], 0
+            while (parsed := parse_reply(self._buffer, pos)) is not None:
+                reply, pos = parsed
+                replies.append(reply)
+            if replies:
+                del self._buffer[:pos]
+                return replies
 
 
 async def connect(url: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -166,13 +237,14 @@ class Publisher:
             writer.write(b"".join(self._pending))  # whatever was not acknowledged, in order
             self._writer = writer
             self.connected.set()
+            replies = Replies(reader)
             try:
                 while True:
-                    reply = await read_reply(reader)
-                    if self._pending:
-                        self._pending.popleft()
-                    if isinstance(reply, RedisReplyError):
-                        log.error("redis publish refused: %s", reply)
+                    for reply in await replies.next():
+                        if self._pending:
+                            self._pending.popleft()
+                        if isinstance(reply, RedisReplyError):
+                            log.error("redis publish refused: %s", reply)
             except (OSError, asyncio.IncompleteReadError, ConnectionError) as e:
                 log.warning("redis publisher lost its connection: %s", e)
             self._drop()
