@@ -68,10 +68,14 @@ def by_part(servers: list[int], load: int) -> dict[str, float]:
     return parts
 
 
-def git_commit() -> str | None:
+def git_commit(checkout: str | None = None) -> str | None:
+    """The short commit the servers ran (of ``checkout``, else of the working directory)."""
     try:
         done = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+            ["git", "-C", checkout or ".", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
         )
     except (OSError, subprocess.CalledProcessError):
         return None
@@ -93,6 +97,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("think", type=float)
     parser.add_argument("duration", type=float, nargs="?", default=30.0)
     parser.add_argument("--out", default=str(RESULTS), help="where to write the run's JSON")
+    parser.add_argument(
+        "--servers-from",
+        default=None,
+        help="a checkout whose src/ the two servers run (the load generator stays this one's)",
+    )
     args = parser.parse_args(argv)
     tables, think, duration = args.tables, args.think, args.duration
     box = machine()
@@ -109,11 +118,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         c.execute(text(f"CREATE DATABASE {name}"))
     url = base.rsplit("/", 1)[0] + "/" + name
     database = ["--database", url, "--redis", redis]
+    env = dict(os.environ)
+    if args.servers_from:
+        src = str(Path(args.servers_from).resolve() / "src")
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [src, env.get("PYTHONPATH")]))
     servers = [
         subprocess.Popen(
             [*YACHT, "serve", "--port", str(port), *database, "--log-level", "warning"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            env=env,
         )
         for port in PORTS
     ]
@@ -184,7 +198,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "duration": window,
         "actions": actions,
         "machine": box,
-        "commit": git_commit(),
+        "commit": git_commit(args.servers_from),
         "servers": report.get("servers", {}),
     }
     print(json.dumps({k: v for k, v in row.items() if k not in ("machine", "servers")}))
