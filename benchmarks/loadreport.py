@@ -80,9 +80,9 @@ def table(runs: list[dict[str, Any]]) -> str:
     """The markdown table and the machine line for ``runs``."""
     lines = [
         "| tables | think | runs | actions/s | p50 | p95 | p99 (worst run) | errors "
-        "| server CPU/action (worst) | cores: servers / PostgreSQL / load | loop lag p99 "
-        "| full GC passes (longest) |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| server CPU/action (worst) | cores: servers / PostgreSQL / load | WAL/action "
+        "| loop lag p99 | full GC passes (longest) |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for (tables, think), group in groups(runs).items():
         cores = [r["cores"] for r in group]
@@ -92,6 +92,7 @@ def table(runs: list[dict[str, Any]]) -> str:
         full = [_server_figure(r, ("gc_pauses", "2", "count")) for r in group]
         longest = [_server_figure(r, ("gc_pauses", "2", "max")) for r in group]
         full_count, _ = _median_worst(full)
+        wal, _ = _median_worst([r.get("wal_bytes_per_action") for r in group])
         _, full_worst = _median_worst(longest)
         cells = [
             f"{tables:,}",
@@ -104,6 +105,7 @@ def table(runs: list[dict[str, Any]]) -> str:
             str(sum(r["errors"] for r in group)),
             "-" if cpu is None else f"{cpu:.2f} ms ({cpu_worst:.2f})",
             " / ".join(f"{_median([c[part] for c in cores]):.2f}" for part in PARTS),
+            "-" if wal is None else f"{wal:,.0f} B",
             f"<= {_ms(lag)}",
             ("-" if full_count is None else f"{full_count:g}")
             + ("" if full_worst is None else f" (<= {_ms(full_worst)})"),

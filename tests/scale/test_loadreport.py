@@ -39,19 +39,19 @@ def run(
 
 def test_two_runs_make_one_row_each_with_the_machine_under_them(tmp_path: Path) -> None:
     for name, row in (
-        ("20261201T100000Z-100-2.json", run(2, 150.0, 1.2, 20.0, 1)),
+        ("20261201T100000Z-100-2.json", run(2, 150.0, 1.2, 20.0, 1, wal_bytes_per_action=1290)),
         ("20261201T100100Z-100-1.json", run(1, 1500.0, 0.9, 200.0, 0, errors=3)),
     ):
         (tmp_path / name).write_text(json.dumps(row))
     assert loadreport.table(loadreport.rows(tmp_path)).splitlines() == [
         "| tables | think | runs | actions/s | p50 | p95 | p99 (worst run) | errors "
-        "| server CPU/action (worst) | cores: servers / PostgreSQL / load | loop lag p99 "
-        "| full GC passes (longest) |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| server CPU/action (worst) | cores: servers / PostgreSQL / load | WAL/action "
+        "| loop lag p99 | full GC passes (longest) |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         "| 100 | 1 s | 1 | 100 | 4.0 ms | 9.0 ms | 1.50 s (1.50 s) | 3 | 0.90 ms (0.90) "
-        "| 0.20 / 0.05 / 0.04 | <= 200 ms | 0 |",
+        "| 0.20 / 0.05 / 0.04 | - | <= 200 ms | 0 |",  # a run from before WAL was measured
         "| 100 | 2 s | 1 | 50 | 4.0 ms | 9.0 ms | 150 ms (150 ms) | 0 | 1.20 ms (1.20) "
-        "| 0.20 / 0.05 / 0.04 | <= 20.0 ms | 1 (<= 50.0 ms) |",
+        "| 0.20 / 0.05 / 0.04 | 1,290 B | <= 20.0 ms | 1 (<= 50.0 ms) |",
         "",
         "Machine: Test CPU, 2 cores, Python 3.11.7; 2 runs of 10 s measured; 1-minute load "
         "average 0.5-0.5 before a run, 1.2-1.2 during (mean); commit abc1234.",
@@ -74,3 +74,26 @@ def test_the_plot_is_written_for_a_directory_of_runs(tmp_path: Path) -> None:
 def test_the_docs_table_is_the_one_the_committed_runs_make() -> None:
     document = loadreport.DOC.read_text()
     assert loadreport.current(document) == loadreport.table(loadreport.rows(loadreport.RESULTS))
+
+
+def test_paired_runs_give_each_side_its_median_and_worst_and_their_ratio() -> None:
+    from benchmarks import loadpair
+
+    rows = [
+        {**run(2, p99, cpu, 5.0, 0), "side": side, "commit": commit}
+        for side, commit, p99, cpu in (
+            ("base", "aaa1111", 20.0, 1.30),
+            ("head", "bbb2222", 8.0, 1.00),
+            ("base", "aaa1111", 25.0, 1.20),
+            ("head", "bbb2222", 7.0, 0.96),
+            ("base", "aaa1111", 22.0, 1.25),
+            ("head", "bbb2222", 9.0, 1.02),
+        )
+    ]
+    lines = loadpair.table(rows, "aaa1111", "bbb2222").splitlines()
+    assert lines[0].startswith("| tables | think | runs | server CPU/action aaa1111 | bbb2222 |")
+    assert lines[2] == (
+        "| 100 | 2 s | 3 + 3 | 1.25 ms (1.30) | 1.00 ms (1.02) | 0.80 "
+        "| 22.0 ms (25.0) | 8.0 ms (9.0) |"
+    )
+    assert "commit aaa1111, bbb2222" in lines[-1]

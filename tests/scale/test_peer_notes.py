@@ -57,3 +57,39 @@ def test_moves_on_the_other_process_need_no_read_here(cluster: Cluster) -> None:
     assert 40 <= applied < moves
     data = httpx.get(f"{cluster.b.url}/api/games/{game['id']}").json()
     assert Game.from_json(data).totals == game["totals"]
+
+
+def test_a_hint_asked_of_either_process_is_for_the_turn_being_played(cluster: Cluster) -> None:
+    """No sticky sessions: a player rolls through one process and asks for a hint through the
+    other, which last saw the other player's turn; the hint is for the dice just rolled."""
+    # A process's first hint loads the strategy tables, maybe while it writes a review.
+    with (
+        httpx.Client(base_url=cluster.a.url, timeout=120) as a,
+        httpx.Client(base_url=cluster.b.url, timeout=120) as b,
+    ):
+        code, tokens = open_table(a, 2)
+        ann, bob = Watcher(cluster.a.url, code), Watcher(cluster.b.url, code)
+        try:
+            ann.send({"type": "hello", "seats": [{"seat": 0, "token": tokens[0]}]})
+            bob.send({"type": "hello", "seats": [{"seat": 1, "token": tokens[1]}]})
+            players = {0: (ann, a), 1: (bob, b)}
+            game = ann.table["game"]
+            for _ in range(6):  # three turns each way: roll and score through its own process
+                socket, _ = players[game["current"]]
+                socket.send(action_message(socket.table["game"], tokens))
+                seen = [w.until(game["number"], game["version"] + 1)["game"] for w in (ann, bob)]
+                game = seen[0]
+                if game["phase"] != "decide":
+                    continue
+                seat = game["current"]
+                _, own = players[seat]
+                other = b if own is a else a
+                for client in (own, other):
+                    r = client.post(
+                        f"/api/tables/{code}/hint", json={"seat": seat, "token": tokens[seat]}
+                    )
+                    assert r.status_code == 200, r.text
+                    assert r.json()["version"] == game["version"]
+        finally:
+            ann.close()
+            bob.close()

@@ -99,6 +99,10 @@ class PeerNotes:
         while len(self._notes) > TABLES:
             self._notes.popitem(last=False)
 
+    def has(self, code: str) -> bool:
+        """Whether notes of the table wait to be applied."""
+        return code in self._notes
+
     def advance(
         self, code: str, entry: Entry, told: Callable[[str], None] = lambda _outcome: None
     ) -> Entry | None:

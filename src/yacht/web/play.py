@@ -34,6 +34,9 @@ from yacht.web.tables import Change, TableError, TableService, engine_error
 __all__ = ["GameService"]
 
 
+STALE = frozenset({"not_started", "game_over", "not_your_turn", "illegal", "stale_version"})
+"""Refusals a snapshot a move behind may give wrongly (a hint asks the table again)."""
+
 AWAY_BOT = "medium"
 """The level an away player's seat is handed to (only the holder picks another)."""
 
@@ -124,16 +127,18 @@ class GameService(TableService):
         return Change(game=self._game_columns(snap.table, game, new_turn=new_turn), engine=game)
 
     async def hint(self, code: str, msg: HintMessage) -> HintReply:
+        """The best options of the turn; checked on this process's snapshot, and when refused
+        there, once more on the table as stored (the snapshot may be a move behind: another
+        process took the turn's last move and this one has not needed the table since)."""
         snap, game = await self.latest(code)
-        if not snap.table.hints:
-            raise TableError("hints_off", "this table plays without hints")
-        _yours(self.check_token(snap, msg.seat, msg.token))
-        game = _playing(snap, game)
-        if msg.seat != game.current:
-            raise TableError("not_your_turn", "hints are for the player whose turn it is")
+        try:
+            game = self._hint_game(snap, game, msg)
+        except TableError as e:
+            if e.code not in STALE:
+                raise
+            snap, game = await self.load(code)
+            game = self._hint_game(snap, game, msg)
         view, version = game.view(), game.version
-        if view.dice is None:
-            raise TableError("illegal", "roll first: a hint needs dice on the table")
         self.presence.seen(snap.table.code, [msg.seat])
         key = (snap.table.code, snap.game.number, version, msg.seat)
         reply = await self.hints.answer(key, view)
@@ -145,6 +150,18 @@ class GameService(TableService):
             solved=reply.get("solved"),
             ref=msg.ref,
         )
+
+    def _hint_game(self, snap: TableSnapshot, game: Game | None, msg: HintMessage) -> Game:
+        """The game a hint is asked of, or why none is given."""
+        if not snap.table.hints:
+            raise TableError("hints_off", "this table plays without hints")
+        _yours(self.check_token(snap, msg.seat, msg.token))
+        game = _playing(snap, game)
+        if msg.seat != game.current:
+            raise TableError("not_your_turn", "hints are for the player whose turn it is")
+        if game.dice is None:
+            raise TableError("illegal", "roll first: a hint needs dice on the table")
+        return game
 
     async def hand_to_bot(self, code: str, msg: HandToBotMessage) -> dict[str, Any]:
         """Hand a seat to a bot; see :class:`~yacht.web.schemas.HandToBotMessage` for who may."""

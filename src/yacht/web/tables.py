@@ -112,8 +112,16 @@ class TableService:
         return entry if entry is not None else await self.load(code)
 
     def cached(self, code: str) -> tuple[TableSnapshot, Game | None] | None:
-        """This process's newest snapshot of the table, if it has one (no read)."""
-        return self._seen.get(code.upper())
+        """This process's newest snapshot of the table, if it has one (no read), with the other
+        processes' notes of their moves applied."""
+        code = code.upper()
+        entry = self._seen.get(code)
+        if entry is None or not self._peers.has(code):
+            return entry
+        entry = self._peers.advance(code, self._seen.take(code) or entry, self.metrics.noted)
+        if entry is not None:
+            self._seen.put(*entry)
+        return entry
 
     async def _read(self, code: str) -> TableSnapshot:
         snap = await self.store.aload(code)
