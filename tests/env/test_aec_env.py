@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -103,14 +104,20 @@ def test_same_seed_same_game_different_seed_different_game() -> None:
     assert a.to_json()["events"] != c.to_json()["events"]
 
 
-def test_illegal_actions_raise_and_change_nothing() -> None:
-    env = raw_env(num_players=2)
+def ones_and_twos_scored(env: raw_env) -> tuple[Game, dict[str, Any]]:
+    """``env`` reset, player_0 having scored ones and player_1 twos: its game and the game's
+    JSON then (player_0 to move)."""
     env.reset(seed=3)
     env.step(score_action("ones"))
     env.step(score_action("twos"))
     game = env.game
     assert game is not None
-    before = game.to_json()
+    return game, game.to_json()
+
+
+def test_illegal_actions_raise_and_change_nothing() -> None:
+    env = raw_env(num_players=2)
+    game, before = ones_and_twos_scored(env)
     with pytest.raises(CategoryFilledError):
         env.step(score_action("ones"))
     with pytest.raises(InvalidActionError):
@@ -122,12 +129,7 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
 
 def test_penalized_illegal_actions_change_nothing_and_keep_the_move() -> None:
     env = raw_env(num_players=2, illegal_action="penalize", illegal_penalty=2.5)
-    env.reset(seed=3)
-    env.step(score_action("ones"))
-    env.step(score_action("twos"))
-    game = env.game
-    assert game is not None
-    before = game.to_json()
+    game, before = ones_and_twos_scored(env)
     env.step(score_action("ones"))  # filled: refused, penalized, still player_0's move
     assert game.to_json() == before and env.agent_selection == "player_0"
     assert env.rewards == {"player_0": -2.5, "player_1": 0}

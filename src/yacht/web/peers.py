@@ -44,10 +44,9 @@ from typing import Any
 
 import orjson
 
-from yacht.actions import Action, GameError, Roll
 from yacht.dice import dice_from_description
 from yacht.game import Game
-from yacht.web.snapshots import Entry, applied
+from yacht.web.snapshots import Entry, applied, replayed
 from yacht.web.store import TableSnapshot
 
 __all__ = ["PeerNotes", "note"]
@@ -99,10 +98,6 @@ class PeerNotes:
         while len(self._notes) > TABLES:
             self._notes.popitem(last=False)
 
-    def has(self, code: str) -> bool:
-        """Whether notes of the table wait to be applied."""
-        return code in self._notes
-
     def advance(
         self, code: str, entry: Entry, told: Callable[[str], None] = lambda _outcome: None
     ) -> Entry | None:
@@ -133,21 +128,16 @@ class PeerNotes:
 
 
 def _replayed(game: Game, data: Mapping[str, Any]) -> bool:
-    """Apply the note's events to ``game`` (in place), each checked to replay as logged, and
-    move its dice source to where the note says; False when anything does not fit (``game``
-    may then be half-changed)."""
-    if len(game.events) != data["at"]:
+    """Apply the note's events to ``game`` (in place, see :func:`replayed`) and move its dice
+    source to where the note says; False when anything does not fit (``game`` may then be
+    half-changed)."""
+    if len(game.events) != data["at"] or not replayed(game, data["events"]):
+        return False
+    where = game.dice_source.describe()
+    if set(data["dice"]) != {k for k in where if k in POSITION}:
         return False
     try:
-        for raw in data["events"]:
-            action = Action.parse(raw["action"])
-            shown = raw.get("dice") if isinstance(action, Roll) else None
-            if game.apply(action, player=raw["player"], dice=shown).to_json() != raw:
-                return False
-        where = game.dice_source.describe()
-        if set(data["dice"]) != {k for k in where if k in POSITION}:
-            return False
         game.dice_source = dice_from_description({**where, **data["dice"]})
-    except (GameError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return False
     return True

@@ -30,10 +30,9 @@ from datetime import datetime
 from typing import Any, cast
 
 import orjson
-from sqlalchemy import Table
 from sqlalchemy.engine import make_url
 
-from yacht.web.models import GameRow, SeatRow, TableRow, snapshot_row
+from yacht.web.models import GameRow, SeatRow, TableRow, columns_of, snapshot_row
 
 __all__ = ["POOL", "Direct", "conninfo"]
 
@@ -41,12 +40,9 @@ POOL = 8
 """Connections per process for the hot path: a statement takes well under a millisecond of
 the database's time, and more connections only make PostgreSQL switch between them more."""
 
-_TABLES = cast(Table, TableRow.__table__)
-_SEATS = cast(Table, SeatRow.__table__)
-_GAMES = cast(Table, GameRow.__table__)
-TABLE_COLUMNS = tuple(c.name for c in _TABLES.c)
-SEAT_COLUMNS = tuple(c.name for c in _SEATS.c)
-GAME_COLUMNS = tuple(c.name for c in _GAMES.c)
+TABLE_COLUMNS = columns_of(TableRow)
+SEAT_COLUMNS = columns_of(SeatRow)
+GAME_COLUMNS = columns_of(GameRow)
 _BOTH = [f"t.{c}" for c in TABLE_COLUMNS] + [f"g.{c}" for c in GAME_COLUMNS]
 LOAD = (
     f"SELECT {', '.join(_BOTH)} "

@@ -34,7 +34,7 @@ from yacht.web.tables import Change, TableError, TableService, engine_error
 __all__ = ["GameService"]
 
 
-STALE = frozenset({"not_started", "game_over", "not_your_turn", "illegal", "stale_version"})
+STALE = frozenset({"not_started", "game_over", "not_your_turn", "illegal"})
 """Refusals a snapshot a move behind may give wrongly (a hint asks the table again)."""
 
 AWAY_BOT = "medium"

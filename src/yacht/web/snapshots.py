@@ -35,7 +35,7 @@ True
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from yacht.actions import Action, GameError, Roll
@@ -44,7 +44,16 @@ from yacht.game import Game
 from yacht.web.models import GameRow, with_columns
 from yacht.web.store import TableSnapshot, now
 
-__all__ = ["CACHE_SIZE", "Entry", "SnapshotCache", "applied", "caught_up", "decoded", "resumed"]
+__all__ = [
+    "CACHE_SIZE",
+    "Entry",
+    "SnapshotCache",
+    "applied",
+    "caught_up",
+    "decoded",
+    "replayed",
+    "resumed",
+]
 
 CACHE_SIZE = 2048
 """Tables remembered. An entry holds the decoded game, about 33 KiB for two players and 67 KiB
@@ -134,18 +143,30 @@ def caught_up(game: Game, state: Mapping[str, Any]) -> Game | None:
         return None
     if seen and events[seen - 1] != game.events[-1].to_json():
         return None
+    if not replayed(game, events[seen:]):
+        return None
     try:
-        for raw in events[seen:]:
-            action = Action.parse(raw["action"])
-            shown = raw.get("dice") if isinstance(action, Roll) else None
-            if game.apply(action, player=raw["player"], dice=shown).to_json() != raw:
-                return None
         game.dice_source = dice_from_description(state["dice"])
-    except (GameError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return None
     if game.totals != state.get("totals"):
         return None
     return game
+
+
+def replayed(game: Game, events: Iterable[Any]) -> bool:
+    """Apply logged ``events`` (event JSON) to ``game`` in place, each with its logged dice and
+    checked to replay exactly as logged; False at the first that does not (``game`` may then
+    be half-changed: drop it)."""
+    try:
+        for raw in events:
+            action = Action.parse(raw["action"])
+            shown = raw.get("dice") if isinstance(action, Roll) else None
+            if game.apply(action, player=raw["player"], dice=shown).to_json() != raw:
+                return False
+    except (GameError, ValueError, KeyError, TypeError):
+        return False
+    return True
 
 
 def decoded(snap: TableSnapshot) -> Game | None:

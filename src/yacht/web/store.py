@@ -35,7 +35,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session, sessionmaker
 
-from yacht.web.models import GameRow, SeatRow, TableRow, snapshot_row
+from yacht.web.models import GameRow, SeatRow, TableRow, columns_of, snapshot_row
 from yacht.web.pg import Direct
 
 __all__ = ["ConflictError", "Store", "TableSnapshot", "migrate", "now"]
@@ -72,8 +72,8 @@ class TableSnapshot:
 _TABLES = cast(Table, TableRow.__table__)
 _SEATS = cast(Table, SeatRow.__table__)
 _GAMES = cast(Table, GameRow.__table__)
-_TABLE_COLUMNS = tuple(c.name for c in _TABLES.c)
-_GAME_COLUMNS = tuple(c.name for c in _GAMES.c)
+_TABLE_COLUMNS = columns_of(TableRow)
+_GAME_COLUMNS = columns_of(GameRow)
 _LOAD = (
     select(*_TABLES.c, *(c.label(f"g__{c.name}") for c in _GAMES.c))
     .join(

@@ -114,14 +114,16 @@ class TableService:
     def cached(self, code: str) -> tuple[TableSnapshot, Game | None] | None:
         """This process's newest snapshot of the table, if it has one (no read), with the other
         processes' notes of their moves applied."""
-        code = code.upper()
-        entry = self._seen.get(code)
-        if entry is None or not self._peers.has(code):
-            return entry
-        entry = self._peers.advance(code, self._seen.take(code) or entry, self.metrics.noted)
+        entry = self._advanced(code.upper())
         if entry is not None:
             self._seen.put(*entry)
         return entry
+
+    def _advanced(self, code: str) -> tuple[TableSnapshot, Game | None] | None:
+        """This process's entry of the table, taken out of the cache, with the other processes'
+        notes of their moves applied (None: no entry, or a note its game did not replay to)."""
+        entry = self._seen.take(code)
+        return None if entry is None else self._peers.advance(code, entry, self.metrics.noted)
 
     async def _read(self, code: str) -> TableSnapshot:
         snap = await self.store.aload(code)
@@ -219,9 +221,7 @@ class TableService:
         """The table to decide on, taken out of the cache (the decision may change its game):
         the cached entry unless ``fresh``, else a read. Also says whether it was read."""
         if not fresh:
-            entry = self._seen.take(code)
-            if entry is not None:
-                entry = self._peers.advance(code, entry, self.metrics.noted)  # others' moves
+            entry = self._advanced(code)
             if entry is not None:
                 return entry[0], entry[1], False
         self.metrics.reads.labels(why="stale" if fresh else "uncached").inc()
