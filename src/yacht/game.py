@@ -52,7 +52,7 @@ from yacht.actions import (
     UndoNotAllowedError,
 )
 from yacht.dice import DiceSource, RandomDice, outcomes
-from yacht.game_json import FORMAT_VERSION, game_from_json, game_to_json
+from yacht.game_json import FORMAT_VERSION, GameFactory, game_from_json, game_to_json
 from yacht.rules import (
     CATEGORIES,
     UPPER_CATEGORIES,
@@ -536,4 +536,5 @@ class Game:
         ...
         ValueError: bad game JSON: 'players' must be a list, got 'Ann'
         """
-        return game_from_json(cls, data, dice)
+        new: GameFactory[Game] = cls  # mypy does not infer a class as a factory protocol
+        return game_from_json(new, data, dice)

@@ -23,24 +23,86 @@ ValueError: bad game JSON: event 1 {...'points': 60} replays as {...'points': 50
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 from yacht.actions import Action, GameError, Roll
 from yacht.dice import DiceSource, dice_from_description
 from yacht.fields import field, is_int
-from yacht.rules import rules_by_name
+from yacht.rules import Rules, rules_by_name
 
-if TYPE_CHECKING:
-    from yacht.game import Game
-
-__all__ = ["FORMAT_VERSION", "game_from_json", "game_to_json"]
+__all__ = [
+    "FORMAT_VERSION",
+    "GameFactory",
+    "SavableGame",
+    "SavedEvent",
+    "game_from_json",
+    "game_to_json",
+]
 
 FORMAT_VERSION = 1
 """The version of the saved form; a reader refuses any other."""
 
 
-def game_to_json(game: Game, *, include_dice_source: bool = True) -> dict[str, Any]:
+# The format is described by what it reads of a game rather than by yacht.game.Game, so the
+# engine can import its saved form and this module never imports the engine back.
+
+
+class SavedEvent(Protocol):
+    """An accepted action as the saved form keeps it: its own JSON."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class SavableGame(Protocol):
+    """What the saved form reads of a game, and replays into one (:class:`yacht.game.Game`)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def players(self) -> Sequence[str]: ...
+    @property
+    def start_rule(self) -> str: ...
+    @property
+    def first(self) -> int: ...
+    @property
+    def start_rolls(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def undo_allowed(self) -> bool: ...
+    @property
+    def events(self) -> Sequence[SavedEvent]: ...
+    @property
+    def totals(self) -> list[int]: ...
+    @property
+    def dice_source(self) -> DiceSource: ...
+    def winners(self) -> list[int]: ...
+    def apply(
+        self, action: Action, *, player: int | None = None, dice: Sequence[int] | None = None
+    ) -> SavedEvent: ...
+
+
+G_co = TypeVar("G_co", bound=SavableGame, covariant=True)
+
+
+class GameFactory(Protocol[G_co]):
+    """A new game from its saved parts, as :class:`yacht.game.Game` takes them."""
+
+    def __call__(
+        self,
+        players: Sequence[str],
+        rules: Rules,
+        dice: DiceSource | None,
+        *,
+        start: str,
+        undo: bool,
+        start_rolls: Sequence[Sequence[int]],
+    ) -> G_co: ...
+
+
+G = TypeVar("G", bound=SavableGame)
+
+
+def game_to_json(game: SavableGame, *, include_dice_source: bool = True) -> dict[str, Any]:
     """The saved form of ``game``; without the dice source it cannot be continued, only read."""
     out: dict[str, Any] = {
         "format": "yacht-game",
@@ -63,15 +125,15 @@ def game_to_json(game: Game, *, include_dice_source: bool = True) -> dict[str, A
     return out
 
 
-def game_from_json(cls: type[Game], data: Mapping[str, Any], dice: DiceSource | None) -> Game:
-    """Rebuild a ``cls`` game from its saved form (see :meth:`yacht.game.Game.from_json`)."""
+def game_from_json(new: GameFactory[G], data: Mapping[str, Any], dice: DiceSource | None) -> G:
+    """Rebuild a game with ``new`` from its saved form (see :meth:`yacht.game.Game.from_json`)."""
     if not isinstance(data, Mapping) or data.get("format") != "yacht-game":
         raise ValueError("not a yacht game: missing 'format': 'yacht-game'")
     version = data.get("version")
     if not is_int(version) or version != FORMAT_VERSION:
         raise ValueError(f"unsupported game format version {version!r}")
     try:
-        return _replay(cls, data, dice)
+        return _replay(new, data, dice)
     except RecursionError:  # a RuntimeError: say it plainly, repr of the data would recurse
         raise ValueError("bad game JSON: nested too deeply") from None
     except (ValueError, RuntimeError, TypeError, KeyError, AttributeError, OverflowError) as e:
@@ -79,7 +141,7 @@ def game_from_json(cls: type[Game], data: Mapping[str, Any], dice: DiceSource | 
         raise ValueError(f"bad game JSON: {e}"[:500]) from None
 
 
-def _replay(cls: type[Game], data: Mapping[str, Any], dice: DiceSource | None) -> Game:
+def _replay(new: GameFactory[G], data: Mapping[str, Any], dice: DiceSource | None) -> G:
     rules = rules_by_name(field(data, "rules", str))
     fingerprint = data.get("rules_fingerprint")
     if fingerprint is not None and fingerprint != rules.fingerprint():
@@ -93,7 +155,7 @@ def _replay(cls: type[Game], data: Mapping[str, Any], dice: DiceSource | None) -
     events = field(data, "events", list)
     if dice is None and "dice" in data:
         dice = dice_from_description(data["dice"])
-    game = cls(players, rules, dice, start=rule, undo=undo, start_rolls=rolls)
+    game = new(players, rules, dice, start=rule, undo=undo, start_rolls=rolls)
     if game.first != first:
         raise ValueError(f"start {dict(start)!r} does not follow from its rolls")
     for i, raw in enumerate(events):
