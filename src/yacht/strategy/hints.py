@@ -17,7 +17,6 @@ finishing with at least T points after taking the option, and options are ordere
 from __future__ import annotations
 
 import functools
-import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -25,8 +24,8 @@ from typing import Any
 from yacht.game import TurnView
 from yacht.rules import CATEGORIES, Category, Rules, rules_by_name, validate_dice
 from yacht.strategy.solver import FULL, Solution, category_values, solve
-from yacht.strategy.tables import KEEP_INDEX, KEEP_START, ROLL_INDEX, ScoreTable
-from yacht.strategy.turn import TurnArrays, turn_arrays
+from yacht.strategy.target import option_probabilities
+from yacht.strategy.turn import TurnArrays, option_rows, turn_arrays
 
 __all__ = ["Hint", "Option", "hint", "hint_for_view", "option_rows"]
 
@@ -108,14 +107,6 @@ class Hint:
         return {"best": self.best.to_json(), "options": [o.to_json() for o in self.options]}
 
 
-def _keeps_of(roll: tuple[int, ...]) -> list[tuple[int, ...]]:
-    subs = {c for n in range(5) for c in itertools.combinations(roll, n)}
-    return sorted(subs, key=lambda k: (-len(k), k))
-
-
-_ROLL_KEEPS = {roll: _keeps_of(roll) for roll in ROLL_INDEX}
-
-
 @functools.lru_cache(maxsize=8192)
 def _expected_turn(solution: Solution, mask: int, upper: int) -> TurnArrays:
     import numpy as np
@@ -124,25 +115,6 @@ def _expected_turn(solution: Solution, mask: int, upper: int) -> TurnArrays:
         solution.table, solution.state_values, np.array([mask]), np.array([upper])
     )
     return turn_arrays(solution.table, by_category)
-
-
-def option_rows(
-    arrays: TurnArrays, table: ScoreTable, mask: int, roll: tuple[int, ...], rolls_left: int
-) -> list[tuple[str, tuple[int, ...] | None, Category | None, int | None, float]]:
-    r = ROLL_INDEX[roll]
-    out: list[tuple[str, tuple[int, ...] | None, Category | None, int | None, float]] = []
-    if rolls_left:
-        keeps = arrays.keeps1 if rolls_left == 1 else arrays.keeps2
-        for k in _ROLL_KEEPS[roll]:
-            value = keeps[len(k)][KEEP_INDEX[k] - KEEP_START[len(k)], 0]
-            out.append(("keep", k, None, None, float(value)))
-    for c in CATEGORIES:
-        values = arrays.by_category[c.index]
-        if mask >> c.index & 1 or values is None:
-            continue
-        at = table.value_index[c.index][r]
-        out.append(("score", None, c, int(table.points[r, c.index]), float(values[at, 0])))
-    return out
 
 
 def _order(option: Option) -> tuple[float, float, int, int, tuple[int, ...], int]:
@@ -180,8 +152,6 @@ def hint(
     rows = option_rows(_expected_turn(solution, mask, up), solution.table, mask, roll, rolls_left)
     chances: list[float | None] = [None] * len(rows)
     if target is not None:
-        from yacht.strategy.target import option_probabilities
-
         chances = list(option_probabilities(preset, mask, up, roll, rolls_left, target, banked))
     options = sorted(
         (Option(*row, probability=p) for row, p in zip(rows, chances, strict=True)),

@@ -29,6 +29,7 @@ from yacht.strategy.turn import (
     best_categories,
     best_keeps,
     keep_values,
+    option_rows,
     roll_values,
     stop_values,
     turn_arrays,
@@ -306,8 +307,6 @@ def option_probabilities(
 
     ``upper`` is the tracked (capped) subtotal; ``banked`` the points on the sheet.
     """
-    from yacht.strategy.hints import option_rows
-
     for name, value in (("target", target), ("banked points", banked)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"{name} must be a whole number of points >= 0, got {value!r}")

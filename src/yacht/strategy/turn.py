@@ -14,25 +14,31 @@ dice is never better than stopping at once, so only keeps of 0-4 dice are kept a
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
 
+from yacht.rules import CATEGORIES, Category
 from yacht.strategy.tables import (
     ADD_FACE,
     DROP_DIE,
     F64,
     FIRST_ROLL,
     I64,
+    KEEP_INDEX,
     KEEP_START,
+    ROLL_INDEX,
     ScoreTable,
 )
 
 __all__ = [
+    "OptionRow",
     "TurnArrays",
     "best_categories",
     "best_keeps",
     "keep_values",
+    "option_rows",
     "roll_values",
     "stop_values",
     "turn_arrays",
@@ -174,3 +180,39 @@ def turn_arrays(table: ScoreTable, by_category: list[F64 | None]) -> TurnArrays:
     keeps1 = keep_values(stop)
     keeps2 = keep_values(roll_values(stop, keeps1))
     return TurnArrays(by_category, keeps1, keeps2)
+
+
+OptionRow = tuple[str, tuple[int, ...] | None, Category | None, int | None, float]
+"""``(action, keep, category, points, value)``: one option of a roll and its value."""
+
+
+def _keeps_of(roll: tuple[int, ...]) -> list[tuple[int, ...]]:
+    subs = {c for n in range(5) for c in itertools.combinations(roll, n)}
+    return sorted(subs, key=lambda k: (-len(k), k))
+
+
+_ROLL_KEEPS = {roll: _keeps_of(roll) for roll in ROLL_INDEX}
+
+
+def option_rows(
+    arrays: TurnArrays, table: ScoreTable, mask: int, roll: tuple[int, ...], rolls_left: int
+) -> list[OptionRow]:
+    """Every option of ``roll`` with its value in ``arrays`` (column 0): each distinct keep of
+    0-4 dice while rolls are left, then each category open in ``mask``.
+
+    Expected points and target chances are both read through it, so their rows line up.
+    """
+    r = ROLL_INDEX[roll]
+    out: list[OptionRow] = []
+    if rolls_left:
+        keeps = arrays.keeps1 if rolls_left == 1 else arrays.keeps2
+        for k in _ROLL_KEEPS[roll]:
+            value = keeps[len(k)][KEEP_INDEX[k] - KEEP_START[len(k)], 0]
+            out.append(("keep", k, None, None, float(value)))
+    for c in CATEGORIES:
+        values = arrays.by_category[c.index]
+        if mask >> c.index & 1 or values is None:
+            continue
+        at = table.value_index[c.index][r]
+        out.append(("score", None, c, int(table.points[r, c.index]), float(values[at, 0])))
+    return out
