@@ -26,11 +26,11 @@ from sqlalchemy import create_engine, text
 
 from benchmarks.machine import header, on_one_core
 from yacht.loadtest.run import decide
-from yacht.web.broadcast import LocalBroadcaster
-from yacht.web.config import Settings
-from yacht.web.play import GameService
-from yacht.web.schemas import ClientMessage, CreateTable, JoinSeat
-from yacht.web.store import Store
+from yacht.web.bus.broadcast import LocalBroadcaster
+from yacht.web.protocol.messages import ClientMessage, CreateTable, JoinSeat
+from yacht.web.service.play import GameService
+from yacht.web.settings import Settings
+from yacht.web.storage.store import Store
 
 TABLES = 40
 MOVES = 1200

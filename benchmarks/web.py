@@ -23,7 +23,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from yacht.web.app import create_app
-from yacht.web.schemas import StateMessage
+from yacht.web.protocol.messages import StateMessage
 
 GAMES = 4
 

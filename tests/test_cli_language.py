@@ -305,7 +305,7 @@ def test_simulate_and_review_read_in_the_language(
 @pytest.mark.parametrize("seeds", [None, 1, 2])
 def test_the_verify_verdict_in_each_language(seeds: int | None) -> None:
     from yacht.cli.web import verdict_text
-    from yacht.web.fairness import Verdict
+    from yacht.web.service.fairness import Verdict
 
     verdict = Verdict(True, rolls=31, dice=112, commitment="ab" * 32, seeds=seeds)
     assert verdict_text(verdict, "en") == verdict.summary()  # English as before

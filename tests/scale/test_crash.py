@@ -25,9 +25,9 @@ from websockets.exceptions import InvalidHandshake, WebSocketException
 from yacht.game import Game
 from yacht.loadtest.target import ws_url
 from yacht.web.app import create_app
-from yacht.web.broadcast import LocalBroadcaster
-from yacht.web.redis_bus import RedisBroadcaster
-from yacht.web.store import Store
+from yacht.web.bus.broadcast import LocalBroadcaster
+from yacht.web.bus.redis import RedisBroadcaster
+from yacht.web.storage.store import Store
 
 from .client import action_message, next_action, open_table, table_state
 from .conftest import Cluster

@@ -24,8 +24,8 @@ from yacht.actions import GameError
 from yacht.game import Game
 from yacht.rules import CATEGORIES
 from yacht.web.app import create_app
-from yacht.web.redis_bus import RedisBroadcaster
-from yacht.web.schemas import ActionMessage, ClientMessage, ServerMessage
+from yacht.web.bus.redis import RedisBroadcaster
+from yacht.web.protocol.messages import ActionMessage, ClientMessage, ServerMessage
 
 from .client import open_table
 from .services import Services, fresh_database

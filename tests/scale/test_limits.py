@@ -17,7 +17,7 @@ from websockets.exceptions import ConnectionClosed
 
 from yacht.loadtest.target import ws_url
 from yacht.web.app import create_app
-from yacht.web.limits import BURST, MAX_BODY, MAX_FRAME, MAX_MESSAGE
+from yacht.web.edge.limits import BURST, MAX_BODY, MAX_FRAME, MAX_MESSAGE
 
 from .client import open_table, table_state
 from .conftest import Cluster

@@ -8,7 +8,7 @@ from __future__ import annotations
 import httpx
 
 from yacht.game import Game
-from yacht.web.fairness import verify
+from yacht.web.service.fairness import verify
 
 from .client import action_message, open_table, table_state
 from .conftest import Cluster

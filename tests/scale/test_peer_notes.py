@@ -1,6 +1,6 @@
 """Two processes, one table, a seat on each: each move's note reaches the other process, which
 decides the next move on its own snapshot brought up to date, without reading the table again
-(yacht.web.peers), and the game stored is the game both processes show."""
+(yacht.web.storage.peers), and the game stored is the game both processes show."""
 
 from __future__ import annotations
 

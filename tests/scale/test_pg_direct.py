@@ -1,4 +1,5 @@
-"""The hot path on PostgreSQL without worker threads (yacht.web.pg): it reads and writes what
+"""The hot path on PostgreSQL without worker threads (yacht.web.storage.pg): it reads and writes
+what
 the SQLAlchemy path does, refuses a stale revision writing nothing, and can be switched off."""
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from typing import Any
 import pytest
 
 from yacht.web.app import create_app
-from yacht.web.config import Settings
-from yacht.web.store import ConflictError, Store
+from yacht.web.settings import Settings
+from yacht.web.storage.store import ConflictError, Store
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -12,9 +12,9 @@ from sqlalchemy import create_engine, inspect, text
 
 from yacht.game import Game
 from yacht.web.app import create_app
-from yacht.web.fairness import verify
-from yacht.web.redis_bus import RedisBroadcaster
-from yacht.web.store import Store
+from yacht.web.bus.redis import RedisBroadcaster
+from yacht.web.service.fairness import verify
+from yacht.web.storage.store import Store
 
 from .client import action_message, open_table, play_rest, table_state
 from .services import Services

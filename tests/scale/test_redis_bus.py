@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from yacht.web.redis_bus import RedisBroadcaster
+from yacht.web.bus.redis import RedisBroadcaster
 
 from .servers import free_port
 from .services import Services

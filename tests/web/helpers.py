@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from starlette.testclient import TestClient
 
 from yacht.web.app import create_app
-from yacht.web.config import Settings
+from yacht.web.settings import Settings
 
 
 def seed_maker(start: int = 0) -> Callable[[], str]:

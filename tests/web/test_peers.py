@@ -1,4 +1,4 @@
-"""The notes one server process publishes of its moves (yacht.web.peers): another process's
+"""The notes one server process publishes of its moves (yacht.web.storage.peers): another process's
 snapshot brought up to date with them is the game the first one stored, and a note that does
 not fit changes nothing or is refused."""
 
@@ -8,10 +8,10 @@ import json
 
 from yacht.dice import FairDice
 from yacht.game import Game
-from yacht.web.models import GameRow, SeatRow, TableRow
-from yacht.web.peers import PeerNotes, note
-from yacht.web.snapshots import Entry
-from yacht.web.store import TableSnapshot
+from yacht.web.storage.models import GameRow, SeatRow, TableRow
+from yacht.web.storage.peers import PeerNotes, note
+from yacht.web.storage.snapshots import Entry
+from yacht.web.storage.store import TableSnapshot
 
 SEED = "s" * 64
 

@@ -1,4 +1,4 @@
-"""Reading Redis replies in batches (yacht.web.redis_resp.Replies): whatever way the bytes are
+"""Reading Redis replies in batches (yacht.web.bus.resp.Replies): whatever way the bytes are
 cut by the network, the replies come out whole and in order; a connection that closes or
 speaks something else ends with ConnectionError."""
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from yacht.web.redis_resp import RedisReplyError, Replies, encode_command
+from yacht.web.bus.resp import RedisReplyError, Replies, encode_command
 
 MESSAGES = [[b"message", b"yacht:table:ABC", b"o\n\n" + b"x" * n] for n in (0, 1, 70_000, 5)]
 STREAM = b"".join(encode_command(*m) for m in MESSAGES) + b":2\r\n-ERR no\r\n$-1\r\n"

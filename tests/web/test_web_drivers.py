@@ -72,7 +72,7 @@ def test_a_rematch_while_the_review_is_written_is_driven(
 ) -> None:
     """The bot of the new game moves even when the rematch came while the server was still
     writing the finished game's review (the driver used to end with the review)."""
-    from yacht.web import players
+    from yacht.web.service import bots as players
 
     real = players.review_json
 

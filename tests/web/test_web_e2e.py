@@ -264,7 +264,7 @@ def test_the_page_checks_dice_exactly_like_yacht_verify(pages: Pages, tmp_path: 
     import urllib.request
 
     from yacht.dice import FairDice
-    from yacht.web.fairness import verify
+    from yacht.web.service.fairness import verify
 
     def get(path: str, body: object = None) -> Any:
         data = None if body is None else json.dumps(body).encode()

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from english import english_words
-from yacht.web.i18n import catalog
+from yacht.web.protocol.texts import catalog
 
 from .helpers import AnnSeat
 from .live import ARTIFACTS, LiveServer

@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 
 from yacht.i18n import LANGUAGES, translator
-from yacht.web.i18n import DOMAIN, STATIC, catalog, used_messages, used_plurals, write_template
+from yacht.web.protocol.texts import (
+    DOMAIN,
+    STATIC,
+    catalog,
+    used_messages,
+    used_plurals,
+    write_template,
+)
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 

@@ -11,7 +11,7 @@ from babel import Locale
 from playwright.sync_api import Page, expect
 
 from yacht.i18n import LANGUAGES, format_number, format_percent, translator
-from yacht.web.i18n import DOMAIN, used_plurals
+from yacht.web.protocol.texts import DOMAIN, used_plurals
 
 from .live import LiveServer
 from .pages import Pages

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from yacht.web.metrics import Metrics
+from yacht.web.edge.metrics import Metrics
 
 from .helpers import Table, make_app
 

@@ -7,7 +7,7 @@ from starlette.testclient import TestClient
 from yacht.dice import ScriptedDice
 from yacht.game import Game
 from yacht.rules import Category
-from yacht.web.runner import timeout_action
+from yacht.web.service.runner import timeout_action
 
 from .helpers import Table
 

@@ -14,10 +14,10 @@ from starlette.testclient import TestClient
 
 from yacht.dice import FairDice
 from yacht.game import Game
-from yacht.web.models import TableRow
-from yacht.web.runner import needs_server
-from yacht.web.snapshots import SnapshotCache, applied, caught_up
-from yacht.web.store import TableSnapshot
+from yacht.web.service.runner import needs_server
+from yacht.web.storage.models import TableRow
+from yacht.web.storage.snapshots import SnapshotCache, applied, caught_up
+from yacht.web.storage.store import TableSnapshot
 
 from .helpers import Table, make_app
 

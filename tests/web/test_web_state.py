@@ -8,8 +8,8 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from yacht.web.schemas import StateMessage, TableState
-from yacht.web.state import state_json, state_message
+from yacht.web.protocol.messages import StateMessage, TableState
+from yacht.web.service.state import state_json, state_message
 
 from .helpers import Table
 

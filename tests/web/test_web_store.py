@@ -11,8 +11,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from starlette.testclient import TestClient
 
-from yacht.web.models import Base
-from yacht.web.store import ConflictError, Store
+from yacht.web.storage.models import Base
+from yacht.web.storage.store import ConflictError, Store
 
 from .helpers import Table, make_app
 
@@ -73,7 +73,7 @@ def test_a_restart_in_the_middle_of_a_game_loses_nothing(db: Path) -> None:
         final = again.play_to_end()
         assert final["status"] == "finished" and final["commitment"] == before["game"]["commitment"]
         data = client.get(f"/api/games/{final['id']}").json()
-        from yacht.web.fairness import verify
+        from yacht.web.service.fairness import verify
 
         assert verify(data).fair
 
@@ -95,7 +95,7 @@ def test_the_migrations_render_for_postgresql(capsys: pytest.CaptureFixture[str]
     from alembic import command
     from alembic.config import Config
 
-    from yacht.web.store import MIGRATIONS
+    from yacht.web.storage.store import MIGRATIONS
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))

@@ -15,7 +15,7 @@ from yacht.game import TurnView
 from yacht.rules import Category, rules_by_name
 from yacht.strategy.win import win_hint_for_view
 from yacht.web.app import create_app
-from yacht.web.config import Settings
+from yacht.web.settings import Settings
 
 from .helpers import Table
 from .test_web_sockets import until
@@ -133,7 +133,7 @@ def test_a_new_table_with_opponents_prepares_the_win_tables_once_per_preset(
     """The first P(win) hint or winner move does not wait for tables: opening a table with
     opponents and hints (or a winner seat) starts building them, once per preset and
     table kind (heads-up also needs the endgame table) in each server process."""
-    from yacht.web import players
+    from yacht.web.service import bots as players
 
     calls: list[tuple[str, int]] = []
     monkeypatch.setattr(players, "_PREPARING", set())

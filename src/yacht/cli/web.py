@@ -88,10 +88,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from uvicorn.config import LOGGING_CONFIG
 
     from yacht.web.app import create_app
-    from yacht.web.config import default_database_url
-    from yacht.web.limits import MAX_FRAME
-    from yacht.web.logs import json_line, uvicorn_log_config
-    from yacht.web.serving import serve_options
+    from yacht.web.edge.limits import MAX_FRAME
+    from yacht.web.edge.logs import json_line, uvicorn_log_config
+    from yacht.web.edge.serving import serve_options
+    from yacht.web.settings import default_database_url
 
     database = args.database or default_database_url()
     app = create_app(database, redis=args.redis)
@@ -144,7 +144,7 @@ def settle_code() -> None:
 def cmd_verify(args: argparse.Namespace) -> int:
     from yacht.cli import CommandError
     from yacht.cli.files import read_json
-    from yacht.web.fairness import BadGameFileError, verify
+    from yacht.web.service.fairness import BadGameFileError, verify
 
     data = read_json(args.game)
     try:

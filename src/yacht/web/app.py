@@ -26,18 +26,18 @@ from pydantic import TypeAdapter
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import yacht
-from yacht.web.broadcast import Broadcaster, LocalBroadcaster
-from yacht.web.config import Settings
-from yacht.web.health import router as health_router
-from yacht.web.limits import BodyLimit
-from yacht.web.metrics import router as metrics_router
-from yacht.web.play import GameService
-from yacht.web.routes import router
-from yacht.web.runner import Runner
-from yacht.web.schemas import ClientMessage, ErrorMessage, ServerMessage
-from yacht.web.sockets import table_socket
-from yacht.web.store import Store
-from yacht.web.tables import TableError
+from yacht.web.api.health import router as health_router
+from yacht.web.api.routes import router
+from yacht.web.api.sockets import table_socket
+from yacht.web.bus.broadcast import Broadcaster, LocalBroadcaster
+from yacht.web.edge.limits import BodyLimit
+from yacht.web.edge.metrics import router as metrics_router
+from yacht.web.protocol.messages import ClientMessage, ErrorMessage, ServerMessage
+from yacht.web.service.play import GameService
+from yacht.web.service.runner import Runner
+from yacht.web.service.tables import TableError
+from yacht.web.settings import Settings
+from yacht.web.storage.store import Store
 
 __all__ = ["create_app"]
 
@@ -72,7 +72,7 @@ def create_app(
 
     ``seeds`` replaces the source of secret dice seeds (tests use a fixed one so games
     repeat); ``bot_delay`` is the pause before each bot move in seconds; ``redis`` (a
-    ``redis://`` URL) shares tables with other server processes (see :mod:`yacht.web.redis_bus`).
+    ``redis://`` URL) shares tables with other server processes (see :mod:`yacht.web.bus.redis`).
     """
     settings = settings or Settings()
     if database is not None:
@@ -84,7 +84,7 @@ def create_app(
     store = Store(settings.database_url())
     store.migrate()
     if broadcaster is None and redis:
-        from yacht.web.redis_bus import RedisBroadcaster
+        from yacht.web.bus.redis import RedisBroadcaster
 
         broadcaster = RedisBroadcaster(redis)
     service = GameService(store, broadcaster or LocalBroadcaster(), settings)

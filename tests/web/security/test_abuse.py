@@ -11,8 +11,8 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from yacht.web.hints import HintDesk
-from yacht.web.limits import QUOTAS, WAITING_PER_CLIENT
+from yacht.web.edge.limits import QUOTAS, WAITING_PER_CLIENT
+from yacht.web.service.hints import HintDesk
 
 from ..helpers import Table
 
@@ -116,7 +116,7 @@ def test_a_full_hint_desk_answers_busy_and_moves_go_on(client: TestClient) -> No
     assert portal is not None
 
     async def ask(t: Table) -> Any:
-        from yacht.web.schemas import HintMessage
+        from yacht.web.protocol.messages import HintMessage
 
         return await svc.hint(t.code, HintMessage(seat=0, token=t.tokens[0]))
 
@@ -132,7 +132,7 @@ def test_a_full_hint_desk_answers_busy_and_moves_go_on(client: TestClient) -> No
 
 def test_the_server_caps_waiting_tables_in_total(db: Any) -> None:
     from yacht.web.app import create_app
-    from yacht.web.config import Settings
+    from yacht.web.settings import Settings
 
     from ..helpers import seed_maker
 

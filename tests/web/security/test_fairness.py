@@ -19,7 +19,7 @@ from yacht.cli import main
 from yacht.dice import FairDice
 from yacht.game import Game
 from yacht.rules import CATEGORIES
-from yacht.web.fairness import dice_key, verify
+from yacht.web.service.fairness import dice_key, verify
 
 from ..helpers import Table
 

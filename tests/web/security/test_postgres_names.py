@@ -13,7 +13,7 @@ from sqlalchemy.engine import make_url
 from starlette.testclient import TestClient
 
 from yacht.web.app import create_app
-from yacht.web.config import Settings
+from yacht.web.settings import Settings
 
 from ..helpers import Table, seed_maker
 

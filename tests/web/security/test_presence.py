@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 from starlette.testclient import TestClient
 
-from yacht.web import seats
-from yacht.web.store import Store
+from yacht.web.service import presence as seats
+from yacht.web.storage.store import Store
 
 from ..helpers import Table
 

@@ -7,7 +7,7 @@ import time
 
 from starlette.testclient import TestClient
 
-from yacht.web.seats import GRACE
+from yacht.web.service.presence import GRACE
 
 from ..helpers import Table
 

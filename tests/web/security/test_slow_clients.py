@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from yacht.web import serving
+from yacht.web.edge import serving
 
 from ..helpers import make_app
 
@@ -113,7 +113,7 @@ def test_one_client_holds_at_most_the_cap_of_websockets(
     from starlette.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
 
-    from yacht.web import sockets
+    from yacht.web.api import sockets
 
     from ..helpers import Table
 

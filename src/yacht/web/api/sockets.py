@@ -1,0 +1,186 @@
+"""The WebSocket of a table: ``/ws/tables/{code}``.
+
+On connect the server sends the table's ``state``; after every change everyone watching gets
+the new ``state``. A client sends :data:`~yacht.web.protocol.messages.ClientMessage` values; a
+request
+that fails is answered with an ``error`` to that client only and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from yacht.web.bus.broadcast import Inbox, table_channel
+from yacht.web.edge.limits import (
+    CLOSE_POLICY,
+    LOCAL,
+    Flood,
+    MessageLimits,
+    client_key,
+    receive_text,
+)
+from yacht.web.edge.serving import MAX_CONNECTIONS, OPEN
+from yacht.web.protocol.messages import (
+    ActionMessage,
+    ClientMessage,
+    ErrorMessage,
+    HandToBotMessage,
+    HelloMessage,
+    HintMessage,
+    PingMessage,
+    PongMessage,
+    RematchMessage,
+    SeedMessage,
+    TakeBackMessage,
+    WelcomeMessage,
+)
+from yacht.web.service.play import GameService
+from yacht.web.service.tables import TableError
+
+__all__ = ["MAX_MESSAGE", "table_socket"]
+
+MAX_MESSAGE = 8192  # bytes; no legal message comes near it
+CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+def describe(error: ValidationError) -> str:
+    """A one-line account of what is wrong with a message."""
+    parts = []
+    for e in error.errors()[:3]:
+        where = ".".join(str(x) for x in e["loc"]) or "message"
+        parts.append(f"{where}: {e['msg']}")
+    return "bad message: " + "; ".join(parts)
+
+
+class Connection:
+    """One WebSocket watching one table; sends are serialised."""
+
+    def __init__(self, websocket: WebSocket, service: GameService, code: str) -> None:
+        self.websocket = websocket
+        self.service = service
+        self.code = code
+        self.seats: set[int] = set()
+        self.client = client_key(websocket.scope)
+        self._send_lock = asyncio.Lock()
+
+    async def send(self, message: BaseModel | str) -> None:
+        text = message if isinstance(message, str) else message.model_dump_json()
+        async with self._send_lock:
+            start = time.perf_counter()
+            await self.websocket.send_text(text)
+            self.service.metrics.observe("send", time.perf_counter() - start)
+
+    async def forward(self, inbox: Inbox) -> None:
+        while True:
+            text = await inbox.get()
+            if text is None:  # fell too far behind: start again from the current state
+                inbox.overflowed = False
+                text = await self.service.state_text(self.code)
+            await self.send(text)
+
+    async def handle(self, text: str) -> None:
+        ref = None
+        start = time.perf_counter()
+        try:
+            if len(text.encode()) > MAX_MESSAGE:
+                raise TableError("invalid", f"message too large (over {MAX_MESSAGE} bytes)")
+            try:
+                msg = CLIENT_MESSAGE.validate_json(text)
+            except ValidationError as e:
+                raise TableError("invalid", describe(e)) from None
+            ref = msg.ref
+            self.service.metrics.observe("receive", time.perf_counter() - start)
+            reply = await self.dispatch(msg)
+            if reply is not None:
+                await self.send(reply)
+        except TableError as e:
+            await self.send(ErrorMessage(code=e.code, message=e.message, ref=ref))
+
+    async def dispatch(self, msg: Any) -> BaseModel | None:
+        svc = self.service
+        if isinstance(msg, HelloMessage):
+            accepted = await svc.arrive(
+                self.code, [(s.seat, s.token) for s in msg.seats if s.seat not in self.seats]
+            )
+            self.seats.update(accepted)
+            return WelcomeMessage(seats=sorted(self.seats), ref=msg.ref)
+        if isinstance(msg, ActionMessage):
+            await svc.act(self.code, msg)  # everyone, this client too, gets the new state
+            return None
+        if isinstance(msg, HintMessage):
+            svc.limits.take("hint", self.client)
+            return await svc.hint(self.code, msg)
+        if isinstance(msg, HandToBotMessage):
+            await svc.hand_to_bot(self.code, msg)
+            if msg.seat == msg.by:
+                self.seats.discard(msg.seat)
+            return None
+        if isinstance(msg, TakeBackMessage):
+            await svc.take_back(self.code, msg)
+            return None
+        if isinstance(msg, SeedMessage):
+            await svc.contribute(self.code, msg)
+            return None
+        if isinstance(msg, RematchMessage):
+            await svc.rematch(self.code, msg)
+            return None
+        if isinstance(msg, PingMessage):
+            return PongMessage(ref=msg.ref)
+        raise TableError("invalid", f"unknown message {msg!r}")
+
+
+async def table_socket(websocket: WebSocket, code: str) -> None:
+    service: GameService = websocket.app.state.service
+    client = client_key(websocket.scope)
+    capped = client is not None and client not in LOCAL  # not the operator's own load tests
+    if capped and client is not None and OPEN[client] >= MAX_CONNECTIONS:  # at the handshake
+        await websocket.close(code=CLOSE_POLICY, reason="too many connections from one client")
+        return
+    if client is not None:
+        OPEN[client] += 1
+    try:
+        await _serve(websocket, service, code)
+    finally:
+        if client is not None:
+            OPEN[client] -= 1
+            if OPEN[client] <= 0:
+                del OPEN[client]
+
+
+async def _serve(websocket: WebSocket, service: GameService, code: str) -> None:
+    await websocket.accept()
+    try:
+        await service.load(code)
+    except TableError as e:
+        await websocket.send_text(ErrorMessage(code=e.code, message=e.message).model_dump_json())
+        await websocket.close(code=4404)
+        return
+    code = code.upper()
+    conn = Connection(websocket, service, code)
+    async with service.broadcaster.subscribe(table_channel(code)) as inbox:
+        forwarder = asyncio.create_task(conn.forward(inbox))
+        try:  # read after subscribing: no change can fall in between
+            await conn.send(await service.state_text(code))
+            limits = MessageLimits()
+            while True:
+                try:
+                    text = await receive_text(websocket, limits)
+                except Flood as e:  # over a limit: say so, then close (binary: refuse only)
+                    await conn.send(ErrorMessage(code=e.code, message=e.message))
+                    if e.close is None:
+                        continue
+                    await websocket.close(code=e.close, reason=e.code)
+                    break
+                await conn.handle(text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if conn.seats:
+                service.leave(code, conn.seats)
+            forwarder.cancel()
+            await asyncio.gather(forwarder, return_exceptions=True)

@@ -1,0 +1,192 @@
+"""Where a server's time goes, as Prometheus metrics at ``GET /metrics`` (loopback only).
+
+- ``yacht_event_loop_lag_seconds``: a task sleeps :data:`LAG_INTERVAL` seconds again and again
+  and records how much later than asked it woke up. Anything that holds the event loop (a
+  garbage-collector pass, a slow callback, CPU starvation) shows here, and every table of the
+  process waits that long.
+- ``yacht_gc_pause_seconds{generation}``: every garbage-collector pass, timed by ``gc.callbacks``.
+- ``yacht_action_stage_seconds{stage}``: the stages of a change to a table: ``receive``
+  (a WebSocket message checked and decoded), ``decide`` (the engine), ``database`` (the
+  transaction, the hop to a worker thread included), ``publish`` (the new state serialised and
+  handed to the local sockets and Redis) and ``send`` (one socket's write of a message).
+- ``yacht_db_pool_wait_seconds``: waiting for a database connection from the pool.
+- ``yacht_table_reads_total{why}``: tables read from the database to decide a change on:
+  ``uncached`` (this process had no snapshot of it) or ``stale`` (a decision was refused on
+  the snapshot, or its write lost to another process's).
+- ``yacht_peer_notes_total{outcome}``: the other processes' notes of their moves
+  (:mod:`yacht.web.storage.peers`): ``applied``, ``gap`` (this process's snapshot was at another
+  revision) or ``refused`` (the game did not replay to it).
+
+Like ``/health`` this is an operator's endpoint, but it tells more (how busy the server is), so
+it answers only the server's own machine: a request from 127.0.0.1 or ::1 that no proxy relayed
+(no ``X-Forwarded-For``, ``Forwarded`` nor ``X-Real-IP`` header). Anyone else is answered 404
+``not_found``. Scrape it from the host itself (a Prometheus agent, or ``yacht loadtest``).
+
+Each server process keeps and exposes its own figures (``yacht loadtest --json`` scrapes every
+``--url`` before and after its window). Histograms only: a quantile read from them is the upper
+bound of its bucket.
+
+>>> metrics = Metrics()
+>>> with metrics.timed("decide"):
+...     pass
+>>> b"yacht_action_stage_seconds_count{stage=\\"decide\\"} 1.0" in metrics.text()
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    generate_latest,
+)
+
+from yacht.web.edge.limits import LOCAL
+
+__all__ = ["LAG_INTERVAL", "STAGES", "Metrics", "router"]
+
+LAG_INTERVAL = 0.05  # seconds the loop-lag task sleeps between looks
+STAGES = ("receive", "decide", "database", "publish", "send")
+# 100 us .. 10 s, about three buckets a decade: a p99 read from them is within a factor of 2.
+BUCKETS = (
+    0.0001, 0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05,
+    0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0,
+)  # fmt: skip
+
+
+class Metrics:
+    """One server process's figures, in a registry of its own (several apps may share a
+    process in tests)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.loop_lag = Histogram(
+            "yacht_event_loop_lag_seconds",
+            f"How late the event loop woke a task sleeping {LAG_INTERVAL} s",
+            buckets=BUCKETS,
+            registry=self.registry,
+        )
+        self.gc_pause = Histogram(
+            "yacht_gc_pause_seconds",
+            "Garbage-collector passes, by the oldest generation collected",
+            ["generation"],
+            buckets=BUCKETS,
+            registry=self.registry,
+        )
+        self.stage = Histogram(
+            "yacht_action_stage_seconds",
+            "Stages of a change to a table: receive, decide, database, publish, send",
+            ["stage"],
+            buckets=BUCKETS,
+            registry=self.registry,
+        )
+        self.pool_wait = Histogram(
+            "yacht_db_pool_wait_seconds",
+            "Waiting for a database connection from the pool",
+            buckets=BUCKETS,
+            registry=self.registry,
+        )
+        self.reads = Counter(
+            "yacht_table_reads",
+            "Tables read from the database to decide a change on, by why",
+            ["why"],
+            registry=self.registry,
+        )
+        self.notes = Counter(
+            "yacht_peer_notes",
+            "Other processes' notes of their moves, by what came of them",
+            ["outcome"],
+            registry=self.registry,
+        )
+        self._stages = {name: self.stage.labels(stage=name) for name in STAGES}
+        self._generations = [self.gc_pause.labels(generation=str(g)) for g in range(3)]
+        self._gc_started = 0.0
+        self._lag: asyncio.Task[None] | None = None
+
+    def observe(self, stage: str, seconds: float) -> None:
+        self._stages[stage].observe(seconds)
+
+    def noted(self, outcome: str) -> None:
+        """Count one peer note's ``outcome`` (applied, gap, refused)."""
+        self.notes.labels(outcome=outcome).inc()
+
+    @contextmanager
+    def timed(self, stage: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self._stages[stage].observe(time.perf_counter() - start)
+
+    def text(self) -> bytes:
+        """The metrics in Prometheus's text format."""
+        return generate_latest(self.registry)
+
+    # --- the watchers: started and stopped with the app ----------------------------------
+
+    def start(self) -> None:
+        """Time garbage-collector passes and start the loop-lag task (in the running loop)."""
+        if self._on_gc not in gc.callbacks:
+            gc.callbacks.append(self._on_gc)
+        if self._lag is None:
+            self._lag = asyncio.get_running_loop().create_task(self.watch_loop())
+
+    async def stop(self) -> None:
+        if self._on_gc in gc.callbacks:
+            gc.callbacks.remove(self._on_gc)
+        if self._lag is not None:
+            self._lag.cancel()
+            await asyncio.gather(self._lag, return_exceptions=True)
+            self._lag = None
+
+    async def watch_loop(self, interval: float = LAG_INTERVAL) -> None:
+        """For ever: sleep ``interval`` and record how much later the loop woke us."""
+        clock = time.perf_counter
+        while True:
+            start = clock()
+            await asyncio.sleep(interval)
+            self.loop_lag.observe(max(0.0, clock() - start - interval))
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        elif self._gc_started:
+            self._generations[info["generation"]].observe(time.perf_counter() - self._gc_started)
+            self._gc_started = 0.0
+
+
+RELAYED = ("x-forwarded-for", "forwarded", "x-real-ip")
+router = APIRouter()
+
+
+def from_operator(request: Request) -> bool:
+    """A request from the server's own machine that no proxy relayed."""
+    client = request.client
+    if client is None or client.host not in LOCAL:
+        return False
+    return not any(header in request.headers for header in RELAYED)
+
+
+@router.get("/metrics", include_in_schema=False)
+async def metrics(request: Request) -> Response:
+    """The process's metrics in Prometheus's text format; loopback only (module docstring)."""
+    if not from_operator(request):
+        body = {
+            "type": "error",
+            "code": "not_found",
+            "message": "/metrics answers the server's own machine only",
+            "ref": None,
+        }
+        return JSONResponse(body, status_code=404)
+    return Response(request.app.state.metrics.text(), media_type=CONTENT_TYPE_LATEST)

@@ -1,0 +1,154 @@
+"""How ``yacht serve`` meets slow and greedy clients, below the app (uvicorn's HTTP protocol).
+
+- A client has :data:`HEADER_TIMEOUT` seconds from opening a connection (or from the first
+  byte of its next request) to the end of the request's headers, and :data:`BODY_TIMEOUT`
+  seconds from there to the end of its body; after that the connection is answered 408 and
+  closed. An idle keep-alive connection is closed after :data:`KEEP_ALIVE` seconds.
+- One client (address) may hold :data:`MAX_CONNECTIONS` connections at once, HTTP and
+  WebSocket together; one more is answered 429 and closed (a WebSocket: refused at the
+  handshake with 403). The addresses uvicorn trusts as proxies (``--forwarded-allow-ips``,
+  ``$FORWARDED_ALLOW_IPS``, by default 127.0.0.1) are not capped as one client: every
+  client of a reverse proxy comes from its address (cap connections in the proxy then);
+  their WebSockets are still capped per client, by the X-Forwarded-For address.
+
+These are the figures in the README's "Limits" section; :func:`serve_options` hands them
+to ``uvicorn.run``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+from collections import Counter
+from collections.abc import Collection
+from typing import Any
+
+__all__ = [
+    "BODY_TIMEOUT",
+    "HEADER_TIMEOUT",
+    "KEEP_ALIVE",
+    "MAX_CONNECTIONS",
+    "OPEN",
+    "guarded_protocol",
+    "serve_options",
+]
+
+log = logging.getLogger("yacht.web.edge.limits")
+
+HEADER_TIMEOUT = 10.0  # s to send a request's headers
+BODY_TIMEOUT = 30.0  # s to send its body (bodies are at most 64 KiB)
+KEEP_ALIVE = 5  # s an idle keep-alive connection stays open
+MAX_CONNECTIONS = 32  # connections one client may hold at once (HTTP and WebSocket)
+
+OPEN: Counter[str] = Counter()
+"""Open connections per client address in this process (HTTP and WebSocket)."""
+
+
+def _answer(status: bytes, code: str, message: str) -> bytes:
+    body = json.dumps({"type": "error", "code": code, "message": message, "ref": None}).encode()
+    head = (
+        b"HTTP/1.1 " + status + b"\r\ncontent-type: application/json\r\n"
+        b"connection: close\r\ncontent-length: " + str(len(body)).encode() + b"\r\n\r\n"
+    )
+    return head + body
+
+
+def guarded_protocol(
+    header_timeout: float = HEADER_TIMEOUT,
+    body_timeout: float = BODY_TIMEOUT,
+    max_connections: int = MAX_CONNECTIONS,
+    proxies: Collection[str] = (),
+) -> type[Any]:
+    """uvicorn's httptools protocol with the timeouts and the per-client cap above."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    class GuardedProtocol(HttpToolsProtocol):
+        _timer: asyncio.TimerHandle | None = None
+        _key: str | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._key = self.client[0] if self.client else None
+            if self._key in proxies or "*" in proxies:
+                self._key = None  # a proxy's clients are told apart by X-Forwarded-For
+            if self._key is not None:
+                OPEN[self._key] += 1
+                if OPEN[self._key] > max_connections:
+                    log.warning(
+                        "refused a connection over %d per client",
+                        max_connections,
+                        extra={"client": self._key, "limit": "connections"},
+                    )
+                    message = f"too many connections: at most {max_connections} per client"
+                    transport.write(_answer(b"429 Too Many Requests", "rate_limited", message))
+                    transport.close()
+                    return
+            self._arm(header_timeout, "headers")
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            self._release()
+            super().connection_lost(exc)
+
+        def _release(self) -> None:
+            if self._key is not None:
+                OPEN[self._key] -= 1
+                if OPEN[self._key] <= 0:
+                    del OPEN[self._key]
+                self._key = None
+
+        def _arm(self, seconds: float, what: str) -> None:
+            self._disarm()
+            self._timer = self.loop.call_later(seconds, self._expired, what, seconds)
+
+        def _disarm(self) -> None:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+        def _expired(self, what: str, seconds: float) -> None:
+            self._timer = None
+            if self.transport.is_closing():
+                return
+            log.warning(
+                "dropped a client too slow to send its request %s",
+                what,
+                extra={"client": self._key},
+            )
+            message = f"request {what} not received within {seconds:g} s"
+            self.transport.write(_answer(b"408 Request Timeout", "invalid", message))
+            self.transport.close()
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            if self._timer is None:
+                self._arm(header_timeout, "headers")
+
+        def on_headers_complete(self) -> None:
+            self._arm(body_timeout, "body")
+            super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
+            self._disarm()
+            super().on_message_complete()
+
+        def handle_websocket_upgrade(self) -> None:
+            self._disarm()
+            self._release()  # the socket counts itself (yacht.web.api.sockets)
+            super().handle_websocket_upgrade()
+
+    return GuardedProtocol
+
+
+def serve_options() -> dict[str, Any]:
+    """The uvicorn.run options that apply the limits above (plain uvicorn without httptools)."""
+    options: dict[str, Any] = {"timeout_keep_alive": KEEP_ALIVE}
+    trusted = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+    proxies = {a.strip() for a in trusted.split(",")}
+    try:
+        options["http"] = guarded_protocol(proxies=proxies)
+    except ImportError:  # pragma: no cover - httptools comes with uvicorn[standard]
+        log.warning("httptools is missing: no header/body timeouts nor per-client cap")
+    return options

@@ -1,1 +1,0 @@
-"""Alembic migrations of the web game's database; run by :func:`yacht.web.store.migrate`."""

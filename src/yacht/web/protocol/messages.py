@@ -1,0 +1,363 @@
+"""Pydantic schemas of every REST body and WebSocket message (they make the OpenAPI document).
+
+A WebSocket client sends :data:`ClientMessage` values and receives :data:`ServerMessage` values,
+both tagged by ``type``. Every action names the game (``game``: its number at the table) and
+the game ``version`` it was decided on; anything else is rejected with an ``error`` message
+and changes nothing.
+
+>>> from pydantic import TypeAdapter
+>>> msg = TypeAdapter(ClientMessage).validate_json(
+...     '{"type": "action", "seat": 0, "token": "t", "game": 1, "version": 3,'
+...     ' "action": {"kind": "hold", "positions": [1, 3]}}')
+>>> msg.action.to_action()
+Hold(positions=(1, 3))
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import (
+    AfterValidator,
+    Field,
+    StrictBool,
+    StrictInt,
+    StringConstraints,
+    field_validator,
+)
+
+from yacht.actions import Action, Hold, Roll, Score
+from yacht.rules import Category
+from yacht.web.protocol.names import MAX_NAME, check_name
+from yacht.web.protocol.views import (
+    Catalog,
+    Contribution,
+    EventOut,
+    FairState,
+    Frame,
+    GameState,
+    GameSummary,
+    Model,
+    Preset,
+    Replay,
+    RulesInfo,
+    SeatState,
+    TableState,
+    TableSummary,
+)
+
+__all__ = [
+    "ActionBody",
+    "ActionMessage",
+    "Catalog",
+    "ClientMessage",
+    "Contribution",
+    "CreateTable",
+    "ErrorCode",
+    "ErrorMessage",
+    "EventOut",
+    "FairState",
+    "Frame",
+    "GameState",
+    "GameSummary",
+    "HandToBotMessage",
+    "HelloMessage",
+    "HintMessage",
+    "HintOption",
+    "HintReply",
+    "JoinSeat",
+    "Joined",
+    "PingMessage",
+    "PongMessage",
+    "Preset",
+    "RematchMessage",
+    "Replay",
+    "RulesInfo",
+    "SeatSpec",
+    "SeatState",
+    "SeatToken",
+    "SeedMessage",
+    "ServerMessage",
+    "StateMessage",
+    "TableState",
+    "TableSummary",
+    "TakeBackMessage",
+    "WelcomeMessage",
+]
+
+MAX_SEATS = 6
+# One rule for every name (see yacht.web.protocol.names); the raw length cap stops huge inputs
+# early.
+Name = Annotated[str, StringConstraints(max_length=4 * MAX_NAME), AfterValidator(check_name)]
+Token = Annotated[str, StringConstraints(max_length=200)]
+Ref = Annotated[str | None, Field(default=None, max_length=64, description="echoed in replies")]
+SeatIndex = Annotated[StrictInt, Field(ge=0, lt=MAX_SEATS, description="0-based seat position")]
+BotLevel = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+PlayerSeed = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=64, pattern=r"^[!-~]+$"),
+    Field(description="your own random seed for the dice key (printable ASCII, no spaces)"),
+]
+
+ErrorCode = Literal[
+    "invalid",  # malformed message or body
+    "not_found",  # no such table or game
+    "spectator",  # no seat token: spectators watch, they cannot act
+    "bad_token",  # the token is not this seat's
+    "stale_version",  # the action was decided on another game version (or repeated)
+    "not_your_turn",
+    "illegal",  # the rules do not allow it now
+    "not_started",  # waiting for players
+    "game_over",
+    "seat_taken",
+    "hints_off",
+    "busy",  # the table kept changing under us; try again
+    "too_large",  # a message or request body over the size limit (the socket is closed)
+    "rate_limited",  # too many messages on one connection (the socket is closed)
+]
+
+
+_Model = Model
+
+
+# --- actions ---------------------------------------------------------------------------------
+
+
+class RollBody(_Model):
+    kind: Literal["roll"] = "roll"
+
+    def to_action(self) -> Action:
+        return Roll()
+
+
+class HoldBody(_Model):
+    """Set exactly which dice are held, by 1-based position (``[]`` releases all)."""
+
+    kind: Literal["hold"] = "hold"
+    positions: list[Annotated[StrictInt, Field(ge=1, le=5)]] = Field(
+        default_factory=list, max_length=5
+    )
+
+    @field_validator("positions")
+    @classmethod
+    def _distinct(cls, value: list[int]) -> list[int]:
+        if len(set(value)) != len(value):
+            raise ValueError("a die position is repeated")
+        return value
+
+    def to_action(self) -> Action:
+        return Hold(tuple(self.positions))
+
+
+class ScoreBody(_Model):
+    kind: Literal["score"] = "score"
+    category: Category
+
+    def to_action(self) -> Action:
+        return Score(self.category)
+
+
+ActionBody = Annotated[RollBody | HoldBody | ScoreBody, Field(discriminator="kind")]
+
+
+# --- client messages (WebSocket; the action one is also POSTed to /api/tables/{code}/actions) --
+
+
+class SeatToken(_Model):
+    seat: SeatIndex
+    token: Token
+
+
+class HelloMessage(_Model):
+    """Announce the seats this connection holds (marks them present); answered by ``welcome``."""
+
+    type: Literal["hello"] = "hello"
+    seats: list[SeatToken] = Field(default_factory=list, max_length=MAX_SEATS)
+    ref: Ref = None
+
+
+class ActionMessage(_Model):
+    """Roll, hold or score for ``seat``, decided on game number ``game`` at ``version``."""
+
+    type: Literal["action"] = "action"
+    seat: SeatIndex
+    token: Token | None = None
+    game: StrictInt = Field(ge=1, description="the game's number at the table (rematches count up)")
+    version: StrictInt = Field(ge=0, description="the game version the action was decided on")
+    action: ActionBody
+    ref: Ref = None
+
+
+class HintMessage(_Model):
+    """Ask for the best options of the current turn (only where the table allows hints)."""
+
+    type: Literal["hint"] = "hint"
+    seat: SeatIndex
+    token: Token | None = None
+    ref: Ref = None
+
+
+class HandToBotMessage(_Model):
+    """Hand ``seat`` to a bot. Your own seat: at the level you pick, and your token takes it
+    back at any time (``take_back``). Another player's seat: only when the game waits on it
+    (its turn) and has for 60 s with no sign of its holder, or its turn clock ran out; at the
+    default level."""
+
+    type: Literal["hand_to_bot"] = "hand_to_bot"
+    seat: SeatIndex
+    bot: BotLevel = "medium"
+    by: SeatIndex = Field(description="the seat of the player asking")
+    token: Token | None = None
+    ref: Ref = None
+
+
+class TakeBackMessage(_Model):
+    """Take your seat back from the bot playing it (the token you got when you joined)."""
+
+    type: Literal["take_back"] = "take_back"
+    seat: SeatIndex
+    token: Token | None = None
+    ref: Ref = None
+
+
+class SeedMessage(_Model):
+    """Give your seed for the dice of game ``game``: the waiting game, or the next one once
+    its commitment (``fair.next_commitment``) is published. Once per seat and game."""
+
+    type: Literal["seed"] = "seed"
+    seat: SeatIndex
+    token: Token | None = None
+    game: StrictInt = Field(ge=1, description="the game's number at the table")
+    seed: PlayerSeed
+    ref: Ref = None
+
+
+class RematchMessage(_Model):
+    """Start the next game at this table with the same seats, once game ``game`` is over."""
+
+    type: Literal["rematch"] = "rematch"
+    seat: SeatIndex
+    token: Token | None = None
+    game: StrictInt = Field(ge=1)
+    ref: Ref = None
+
+
+class PingMessage(_Model):
+    type: Literal["ping"] = "ping"
+    ref: Ref = None
+
+
+ClientMessage = Annotated[
+    HelloMessage
+    | ActionMessage
+    | HintMessage
+    | HandToBotMessage
+    | TakeBackMessage
+    | SeedMessage
+    | RematchMessage
+    | PingMessage,
+    Field(discriminator="type"),
+]
+
+
+# --- REST bodies -----------------------------------------------------------------------------
+
+
+class SeatSpec(_Model):
+    kind: Literal["human", "bot"] = "human"
+    bot: BotLevel | None = Field(default=None, description="the level of a bot seat")
+    name: Name | None = Field(default=None, description="a bot's name (people name themselves)")
+
+
+class CreateTable(_Model):
+    preset: str = "traditional"
+    seats: list[SeatSpec] = Field(min_length=1, max_length=MAX_SEATS)
+    hints: StrictBool = True
+    turn_seconds: StrictInt | None = Field(default=None, ge=10, le=3600)
+    start: Literal["seat", "roll-off", "random"] = "seat"
+    client_seed: Annotated[str, StringConstraints(max_length=64, pattern=r"^[ -~]*$")] = ""
+
+
+class JoinSeat(_Model):
+    seat: SeatIndex
+    name: Name
+    seed: PlayerSeed | None = Field(
+        default=None,
+        description="your seed for the dice key, made after you saw the table's commitment "
+        "(without one you add no randomness of your own)",
+    )
+
+
+class Joined(_Model):
+    seat: int
+    token: str = Field(description="the secret that lets only you act for this seat")
+    table: TableState
+
+
+# --- server messages -------------------------------------------------------------------------
+
+
+class StateMessage(_Model):
+    """The whole table as everyone may see it; sent on connect and after every change."""
+
+    type: Literal["state"] = "state"
+    table: TableState
+
+
+class ErrorMessage(_Model):
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str
+    ref: Ref = None
+
+
+class HintOption(_Model):
+    action: Literal["keep", "score"]
+    keep: list[int] | None = Field(description="the faces to keep before rolling again")
+    hold: list[int] | None = Field(description="the 1-based positions that keep them")
+    category: Category | None
+    points: int | None
+    expected: float = Field(description="expected points still to come after this option")
+    expected_total: float = Field(description="expected final total: the sheet plus expected")
+    probability: float | None = None
+    win_probability: float | None = Field(
+        default=None,
+        description="with opponents: the chance of finishing first after this option "
+        "(a shared first place counts 1/k); options then come best first by it",
+    )
+
+
+class HintReply(_Model):
+    type: Literal["hint"] = "hint"
+    seat: int
+    version: int
+    options: list[HintOption]
+    exact: bool | None = Field(
+        default=None,
+        description="with opponents: true when the win probabilities come from the exact "
+        "two-player endgame table, false for the estimate; null at a one-player table",
+    )
+    solved: bool | None = Field(
+        default=None,
+        description="heads-up: true when the win probabilities come from the solved "
+        "two-player table (`yacht duel solve`), exact at every position; null at a "
+        "one-player table",
+    )
+    ref: Ref = None
+
+
+class WelcomeMessage(_Model):
+    type: Literal["welcome"] = "welcome"
+    seats: list[int] = Field(description="the seats whose tokens were accepted")
+    ref: Ref = None
+
+
+class PongMessage(_Model):
+    type: Literal["pong"] = "pong"
+    ref: Ref = None
+
+
+ServerMessage = Annotated[
+    StateMessage | ErrorMessage | HintReply | WelcomeMessage | PongMessage,
+    Field(discriminator="type"),
+]

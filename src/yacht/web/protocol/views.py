@@ -1,0 +1,189 @@
+"""What everyone may see of a table, its games and finished games: the pydantic models of the
+state (sent on every change) and of the lobby, replay and text endpoints.
+
+:mod:`yacht.web.service.state` builds their JSON; :mod:`yacht.web.protocol.messages` re-exports
+them with the
+messages, so the OpenAPI document and the imports see one place.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from yacht.rules import Category
+
+__all__ = [
+    "Catalog",
+    "Contribution",
+    "EventOut",
+    "FairState",
+    "Frame",
+    "GameState",
+    "GameSummary",
+    "Preset",
+    "Replay",
+    "RulesInfo",
+    "SeatState",
+    "TableState",
+    "TableSummary",
+    "UpperBonusInfo",
+]
+
+
+class Model(BaseModel):
+    """Every body and message: unknown fields are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class UpperBonusInfo(Model):
+    threshold: int
+    points: int
+
+
+class RulesInfo(Model):
+    name: str
+    description: str
+    categories: list[Category]
+    upper_bonus: UpperBonusInfo | None
+
+
+class SeatState(Model):
+    seat: int
+    name: str | None = Field(description="the player's name (None while the seat is free)")
+    kind: Literal["human", "bot"]
+    bot: str | None = Field(description="the bot level of a bot seat")
+    taken: bool = Field(description="a person holds the seat, or it is a bot")
+    connected: bool = Field(description="the seat's holder has a live connection")
+
+
+class EventOut(Model):
+    version: int = Field(description="the game version this event made (1 for the first)")
+    seat: int
+    action: str = Field(description="text form: roll, hold 1 3, score fives")
+    dice: list[int] | None = None
+    points: int | None = None
+
+
+class Contribution(Model):
+    seat: int
+    seed: str
+    at: str = Field(description="when the server received it (ISO 8601)")
+
+
+class FairState(Model):
+    """Fair dice rule 2 (docs/web/fairness.md): the players' seeds and the key they make."""
+
+    rule: int
+    contributions: list[Contribution] = Field(description="the seeds given for this game")
+    key: str | None = Field(description="the dice key, fixed when the game started")
+    next_commitment: str | None = Field(
+        description="SHA-256 of the next game's secret seed: give your seed for it now"
+    )
+    next_contributions: list[Contribution]
+
+
+class GameState(Model):
+    id: int
+    number: int
+    status: Literal["waiting", "playing", "finished"]
+    version: int
+    round: int
+    rounds: int
+    current: int | None = Field(description="the seat whose turn it is")
+    phase: Literal["waiting", "roll", "decide", "finished"]
+    dice: list[int] | None
+    held: list[int] = Field(description="1-based positions of the held dice")
+    rolls_used: int
+    rolls_left: int
+    sheets: list[dict[Category, int]]
+    upper_totals: list[int]
+    bonuses: list[int]
+    totals: list[int]
+    potentials: dict[Category, int] = Field(
+        description="what the dice would score in each open category of the current player"
+    )
+    winners: list[int]
+    deadline: float | None = Field(description="Unix time the turn times out, if timed")
+    start_rolls: list[list[int]]
+    first: int | None
+    recent: list[EventOut] = Field(description="the last events, oldest first")
+    commitment: str = Field(description="SHA-256 of the secret server seed, hex")
+    server_seed: str | None = Field(description="revealed once the game is over")
+    review: dict[str, Any] | None = None
+    fair: FairState | None = Field(default=None, description="None: a game of rule 1")
+
+
+class TableState(Model):
+    code: str
+    invite_path: str
+    rules: RulesInfo
+    hints: bool
+    turn_seconds: int | None
+    start_rule: str
+    client_seed: str
+    revision: int
+    seats: list[SeatState]
+    game: GameState
+
+
+class TableSummary(Model):
+    code: str
+    preset: str
+    seats: list[SeatState]
+    free_seats: int
+    created_at: str
+
+
+class GameSummary(Model):
+    id: int
+    table: str
+    number: int
+    preset: str
+    players: list[str]
+    totals: list[int]
+    winners: list[int]
+    finished_at: str | None
+
+
+class Frame(Model):
+    """The game right after one event (``version``), for replays of finished games."""
+
+    version: int
+    event: EventOut | None
+    round: int
+    current: int | None
+    dice: list[int] | None
+    held: list[int]
+    sheets: list[dict[Category, int]]
+    totals: list[int]
+
+
+class Replay(Model):
+    id: int
+    table: str
+    number: int
+    rules: RulesInfo
+    players: list[str]
+    winners: list[int]
+    frames: list[Frame]
+
+
+class Catalog(Model):
+    """The web page's texts in one language: gettext catalog ``yacht_web`` as JSON."""
+
+    lang: str
+    languages: dict[str, str]
+    messages: dict[str, str] = Field(description="English text -> translated text")
+    plurals: dict[str, list[str]] = Field(
+        description="English singular -> the forms of a text with a count, in the order of the "
+        "catalog's Plural-Forms (fi, bg, nb: one, other)"
+    )
+    categories: dict[Category, str]
+
+
+class Preset(Model):
+    name: str
+    description: str

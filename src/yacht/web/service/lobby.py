@@ -1,0 +1,75 @@
+"""Opening a table: a :class:`~yacht.web.protocol.messages.CreateTable` checked, and the rows it
+makes."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from yacht.dice import FairDice
+from yacht.rules import Rules, RulesError, rules_by_name
+from yacht.web.protocol.errors import TableError
+from yacht.web.protocol.messages import CreateTable
+from yacht.web.service import bots as players
+from yacht.web.service import fairness
+from yacht.web.storage.models import GameRow, SeatRow, TableRow
+from yacht.web.storage.store import now
+
+__all__ = ["checked", "opening_rows"]
+
+
+def checked(spec: CreateTable) -> Rules:
+    """The preset of a new table, its seats checked (bots from the web's list of levels)."""
+    try:
+        rules = rules_by_name(spec.preset)
+    except RulesError as e:
+        raise TableError("invalid", str(e)) from None
+    for seat in spec.seats:
+        if seat.kind == "bot":
+            try:
+                players.check_bot(seat.bot)
+            except ValueError as e:
+                raise TableError("invalid", str(e)) from None
+        elif seat.bot is not None or seat.name is not None:
+            raise TableError("invalid", "a seat for a person takes no bot level or name")
+    return rules
+
+
+def opening_rows(
+    spec: CreateTable, rules: Rules, code: str, seed: str, creator: str | None
+) -> tuple[TableRow, list[SeatRow], GameRow]:
+    """The new table's row, its seats (bots named) and its first game, waiting for players,
+    with the commitment to ``seed`` published and no player's seed yet (fair dice rule 2)."""
+    stamp = now()
+    table = TableRow(
+        code=code,
+        preset=rules.name,
+        hints=spec.hints,
+        turn_seconds=spec.turn_seconds,
+        start_rule=spec.start,
+        client_seed=spec.client_seed,
+        game_number=1,
+        revision=0,
+        created_at=stamp,
+        creator=creator,
+    )
+    bots = Counter(s.bot for s in spec.seats if s.kind == "bot")
+    seen: Counter[str | None] = Counter()
+    seats = []
+    for i, s in enumerate(spec.seats):
+        name = None
+        if s.kind == "bot":
+            seen[s.bot] += 1
+            name = s.name or players.bot_name(s.bot, seen[s.bot] if bots[s.bot] > 1 else 0)
+        seats.append(SeatRow(table_code=code, position=i, name=name, kind=s.kind, bot=s.bot))
+    game = GameRow(
+        table_code=code,
+        number=1,
+        server_seed=seed,
+        commitment=FairDice(seed).commitment,
+        status="waiting",
+        version=0,
+        created_at=stamp,
+        updated_at=stamp,
+        fair={"rule": fairness.RULE, "at": stamp.isoformat(), "contributions": []},
+    )
+    return table, seats, game
