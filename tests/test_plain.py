@@ -153,7 +153,7 @@ def test_a_game_in_finnish_with_a_category_by_its_finnish_name() -> None:
     lines = ["roll", "score Neljä samaa", "hyppää", "heitä", "merkitse neljä samaa"]
     status, out = play(lines, g, "fi")
     assert "Aino merkitsee 16 pistettä kategoriaan Neljä samaa." in out
-    assert '! "hyppää": tuntematon komento; kirjoita ohje nähdäksesi komennot' in out
+    assert '! "hyppää": tuntematon komento; kirjoita ”ohje” nähdäksesi komennot' in out
     assert '! "merkitse neljä samaa": Neljä samaa on jo täytetty (16)' in out
     assert "Kierros 2/12, Aino:  4   4   4   4   4 " in out  # "heitä" rolled
     assert status == 1  # the input ended before the game did

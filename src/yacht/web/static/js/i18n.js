@@ -16,6 +16,12 @@ export function t(msgid, params = {}) {
   return fill(messages[msgid] || msgid, params);
 }
 
+// A text whose English word has more than one role ("random": who starts, or a bot level); the
+// catalog keys it as gettext does, context and msgid joined by U+0004.
+export function pgettext(context, msgid, params = {}) {
+  return fill(messages[`${context}\u0004${msgid}`] || msgid, params);
+}
+
 // A time in seconds with the language's unit: "30 s" (fi), "30 сек" (bg), "2 min"; whole
 // minutes from two on.
 export function duration(seconds) {
@@ -93,9 +99,12 @@ export async function loadLanguage(code) {
 }
 
 // Static markup carries its msgid in data-i18n (text), data-i18n-label (aria-label),
-// data-i18n-placeholder and data-i18n-title.
+// data-i18n-placeholder and data-i18n-title; data-i18n-context gives the text's context.
 export function applyStatic(root = document) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    const context = el.dataset.i18nContext;
+    el.textContent = context ? pgettext(context, el.dataset.i18n) : t(el.dataset.i18n);
+  }
   for (const el of root.querySelectorAll("[data-i18n-label]")) {
     el.setAttribute("aria-label", t(el.dataset.i18nLabel));
   }

@@ -1,9 +1,9 @@
 // Names the server sends as ids, in the reader's language: bot levels, default bot names, presets,
 // error codes.
-import { language, t } from "./i18n.js";
+import { language, pgettext, t } from "./i18n.js";
 
 const LEVELS = {
-  random: () => t("random"),
+  random: () => pgettext("bot", "random"),
   greedy: () => t("greedy"),
   easy: () => t("easy"),
   medium: () => t("medium"),
