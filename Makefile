@@ -1,11 +1,14 @@
 # Quick start: `make run` plays, `make test` checks everything. Both set up .venv first.
-# `make test-fast` is the edit-test loop: no services, no browser, no slow tests.
+# `make test-fast` is the edit-test loop: no services, no browser, no slow tests (by their
+# measured time in tests/durations.json), and no torch needed.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+RL_STAMP := $(VENV)/.installed-rl
 
 .PHONY: run play serve test test-fast services docs lint typecheck pytest bench setup clean catalogs
+.PHONY: durations coverage-fast bench-fast
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +16,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[all,test,docs]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+# torch and Stable-Baselines3 (about 0.8 GB) for the rl tests: `make test` installs them,
+# `make test-fast` skips those tests without them.
+$(RL_STAMP): $(STAMP)
+	$(BIN)/pip install --quiet -e '.[rl]'
+	touch $(RL_STAMP)
+
+setup: $(RL_STAMP)
 
 run: $(STAMP)
 	$(BIN)/yacht play
@@ -34,13 +43,31 @@ typecheck: $(STAMP)
 services:
 	bash .ci/services build/services.env
 
-pytest: $(STAMP)
+pytest: $(RL_STAMP)
 	$(BIN)/pytest
 
 test: services lint typecheck docs pytest
 
+FAST := -m "not slow and not services and not browser"
 test-fast: $(STAMP)
-	$(BIN)/pytest -n 2 -m "not slow and not services and not browser"
+	$(BIN)/pytest -n 2 $(FAST)
+
+# Every test's seconds, one process (so a test's time is its own), into tests/durations.json,
+# which marks those over conftest.SLOW_SECONDS `slow`. Needs the services; 20+ minutes.
+durations: services $(RL_STAMP)
+	$(BIN)/pytest -p no:xdist --write-durations=tests/durations.json
+
+# make test-fast's wall time, median and worst of 3 runs, with the machine (docs/development.md).
+bench-fast: $(STAMP)
+	$(BIN)/python -m benchmarks.testtiers wall 3
+
+# The fast tier's line coverage of src/yacht as a share of the full run's (coverage.py, through
+# pytest-cov; subprocesses measured too). Needs the services; runs the suite twice.
+coverage-fast: services $(RL_STAMP)
+	rm -rf build/coverage && mkdir -p build/coverage
+	COVERAGE_FILE=build/coverage/full $(BIN)/pytest -n 2 --cov=yacht --cov-report= -q
+	COVERAGE_FILE=build/coverage/fast $(BIN)/pytest -n 2 $(FAST) --cov=yacht --cov-report= -q
+	$(BIN)/python -m benchmarks.testtiers coverage build/coverage/fast build/coverage/full
 
 # The documentation site (MkDocs Material, API pages from the docstrings) into build/site.
 docs: $(STAMP)

@@ -4,16 +4,21 @@
   temporary folders: no test reads or writes the user's real ``~/.cache/yacht`` or data folder.
 - PostgreSQL and Redis are prepared before the session by ``make services`` (``.ci/services``),
   which writes their addresses to ``build/services.env``; the session only reads that file.
-- Tests are marked ``services`` (PostgreSQL and Redis), ``browser`` (Chromium) or ``slow``
-  (``make test-fast`` leaves those three out). A test whose service or browser this machine
-  lacks is skipped with one line naming what is missing and how to get it; under
-  ``YACHT_REQUIRE_ALL=1`` (CI) every skip is a failure instead.
+- Tests are marked ``services`` (PostgreSQL and Redis), ``browser`` (Chromium) or ``rl``
+  (torch and Stable-Baselines3) by what they need, and ``slow`` by what they took: a test whose
+  measured time in ``tests/durations.json`` (``make durations``) is over ``SLOW_SECONDS``.
+  ``make test-fast`` leaves out ``slow``, ``services`` and ``browser``; a test not measured yet
+  counts as fast, and the end of every run names the fast tests that took over
+  ``HIDING_SECONDS``, so a slow one cannot hide in the fast tier.
+- A test whose service, browser or package this machine lacks is skipped with one line naming
+  what is missing and how to get it; under ``YACHT_REQUIRE_ALL=1`` (CI) every skip is a failure.
 
 This file sits at the root rather than in tests/ so that it covers the doctests too.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -28,6 +33,13 @@ ROOT = Path(__file__).resolve().parent
 SERVICES_ENV = ROOT / "build" / "services.env"
 CHROMIUM = Path("/usr/bin/chromium")
 REQUIRE_ALL = os.environ.get("YACHT_REQUIRE_ALL") == "1"
+DURATIONS = ROOT / "tests" / "durations.json"
+SLOW_SECONDS = 2.0
+"""A test measured over this (setup, call and teardown, one process) is marked ``slow``."""
+HIDING_SECONDS = 5.0
+"""A fast-tier test over this in a run is named at the end of the run."""
+FAST_TIER_OUT = ("slow", "services", "browser")
+"""The marks ``make test-fast`` leaves out."""
 
 _TEMP = Path(tempfile.mkdtemp(prefix="yacht-test-"))
 os.environ["YACHT_CACHE_DIR"] = str(_TEMP / "cache")
@@ -69,24 +81,82 @@ def missing_browser() -> str | None:
     return f"Chromium not found at {CHROMIUM}: `make services` as root installs the Debian package"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--write-durations",
+        metavar="PATH",
+        help="write each test's seconds (setup, call and teardown) to PATH as JSON",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     for line in (
         "services: needs PostgreSQL and Redis (make services)",
         "browser: drives Chromium (make services installs it as root)",
-        "slow: takes more than a few seconds (make test-fast leaves it out)",
-        "rl: runs Stable-Baselines3 and torch (extra yacht[rl], part of yacht[test])",
+        f"slow: measured over {SLOW_SECONDS:g} s in tests/durations.json (make test-fast "
+        "leaves it out)",
+        "rl: runs Stable-Baselines3 and torch (extra yacht[rl], which make test installs)",
     ):
         config.addinivalue_line("markers", line)
+    config.pluginmanager.register(Timings(config), "yacht-timings")
+
+
+def measured() -> dict[str, float]:
+    """Node id -> seconds from ``tests/durations.json``; empty if the file is missing."""
+    try:
+        data = json.loads(DURATIONS.read_text())
+    except FileNotFoundError:
+        return {}
+    return {str(nodeid): float(seconds) for nodeid, seconds in data.items()}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark by what a test uses: its fixtures, or the folder it lives in."""
+    """Mark by what a test uses (its fixtures, or the folder it lives in) and by what it took."""
+    seconds = measured()
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         if names & _SERVICE_FIXTURES or "tests/scale/" in item.nodeid:
             item.add_marker(pytest.mark.services)
         if names & _BROWSER_FIXTURES:
             item.add_marker(pytest.mark.browser)
+        if seconds.get(item.nodeid, 0.0) > SLOW_SECONDS:
+            item.add_marker(pytest.mark.slow)
+
+
+class Timings:
+    """Each test's seconds in this run (setup, call and teardown summed). Under xdist the
+    workers' reports, marks included, reach the controller, which prints and writes."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.seconds: dict[str, float] = {}
+        self.fast: set[str] = set()
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration
+        if report.when == "call" and not any(mark in report.keywords for mark in FAST_TIER_OUT):
+            self.fast.add(report.nodeid)
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        hiding = sorted(
+            (seconds, nodeid)
+            for nodeid, seconds in self.seconds.items()
+            if seconds > HIDING_SECONDS and nodeid in self.fast
+        )
+        if hiding:
+            terminalreporter.section(f"fast-tier tests over {HIDING_SECONDS:g} s")
+            for seconds, nodeid in reversed(hiding):
+                terminalreporter.write_line(f"{seconds:6.1f} s  {nodeid}")
+            terminalreporter.write_line(
+                "make each faster, or `make durations` measures it into the slow tier"
+            )
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        path = self.config.getoption("--write-durations")
+        if path and not hasattr(self.config, "workerinput"):
+            ordered = sorted(self.seconds.items(), key=lambda kv: (-kv[1], kv[0]))
+            data = {nodeid: round(seconds, 2) for nodeid, seconds in ordered}
+            Path(path).write_text(json.dumps(data, indent=0) + "\n")
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

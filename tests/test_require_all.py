@@ -38,6 +38,7 @@ def test_cache_and_data_are_private():
 
 @pytest.fixture
 def suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # seconds of imports none need
     pytester.makeconftest(CONFTEST.read_text())
     pytester.makepyfile(test_suite=SUITE)
     for var in ("YACHT_TEST_POSTGRES_URL", "YACHT_TEST_REDIS_URL", "YACHT_REQUIRE_ALL"):
