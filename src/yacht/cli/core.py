@@ -25,6 +25,7 @@ __all__ = [
     "parse_preset",
     "register",
     "rules_option",
+    "used_categories",
 ]
 
 
@@ -94,6 +95,16 @@ def parse_category(name: str | None) -> Category:
         raise CommandError(
             _("unknown category {name!r} (one of: {names})").format(name=name, names=names)
         ) from None
+
+
+def used_categories(text: str) -> list[Category]:
+    """The filled categories of ``--used``; a name that is none, or all twelve, is a one-line
+    error in the user's language."""
+    used = [parse_category(name) for name in text.replace(" ", ",").split(",") if name]
+    if len(set(used)) == len(CATEGORIES):
+        _ = cli_gettext()
+        raise CommandError(_("all categories are used: there is nothing left to score"))
+    return used
 
 
 def parse_preset(name: str) -> Rules:

@@ -9,8 +9,9 @@ import sys
 from typing import Any
 
 from yacht.cli import CommandError, add_lang_option, cli_gettext
-from yacht.cli.core import json_option, rules_option
-from yacht.cli.text import bot_label, count, number, option_text, percent, rolls_left
+from yacht.cli.core import json_option, rules_option, used_categories
+from yacht.cli.errors import dice_error, no_upper_error
+from yacht.cli.text import bot_label, count, number, open_text, option_text, percent, rolls_left
 
 __all__ = ["cmd_endgame", "cmd_match", "cmd_win_hint", "register"]
 
@@ -294,7 +295,6 @@ def cmd_win_hint(args: argparse.Namespace) -> int:
     preset with a bonus) and ``--banked`` (your total so far); SHEETS gives the opponents'
     sheets (see :func:`yacht.strategy.win.parse_sheets`).
     """
-    from yacht.cli.strategy import dice_error, no_upper_error, open_text, used_categories
     from yacht.rules import rules_by_name
     from yacht.strategy import mask_of
     from yacht.strategy.win import parse_sheets, seat_hint

@@ -1,22 +1,15 @@
-"""The command line of ``yacht history`` and ``yacht replay`` and the one-line errors of the
-stored games and the full-screen game, in the ``yacht`` catalog (the commands themselves live
-in :mod:`yacht.cli.tui`, whose texts are the terminal game's catalog, ``yacht_tui``)."""
+"""The command line of ``yacht history`` and ``yacht replay``, in the ``yacht`` catalog (the
+commands themselves live in :mod:`yacht.cli.tui`, whose texts are the terminal game's catalog,
+``yacht_tui``, and which is loaded only when one of them runs)."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from yacht.cli import CommandError, add_lang_option, cli_gettext
+from yacht.cli import add_lang_option, cli_gettext
 
-__all__ = [
-    "bot_delay_error",
-    "limit_error",
-    "register",
-    "terminal_error",
-    "textual_error",
-    "unreadable_error",
-]
+__all__ = ["register"]
 
 
 def register(subs: Any) -> None:
@@ -48,31 +41,3 @@ def _replay(args: argparse.Namespace) -> int:
     from yacht.cli.tui import cmd_replay
 
     return cmd_replay(args)
-
-
-def limit_error(limit: int) -> CommandError:
-    _ = cli_gettext()
-    return CommandError(_("--limit must be at least 1, got {n}").format(n=limit))
-
-
-def unreadable_error(game_id: int, reason: object = None) -> CommandError:
-    _ = cli_gettext()
-    text = _("stored game {id} is not a readable game").format(id=game_id)
-    return CommandError(text if reason is None else f"{text}: {reason}")
-
-
-def terminal_error() -> CommandError:
-    _ = cli_gettext()
-    return CommandError(_("the full-screen game needs a terminal (use --plain for text)"))
-
-
-def textual_error() -> CommandError:
-    _ = cli_gettext()
-    return CommandError(
-        _("the full-screen game needs Textual: pip install 'yacht[tui]' (or use --plain)")
-    )
-
-
-def bot_delay_error(delay: float) -> CommandError:
-    _ = cli_gettext()
-    return CommandError(_("--bot-delay must be 0 to 10 seconds, got {delay}").format(delay=delay))

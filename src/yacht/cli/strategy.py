@@ -8,11 +8,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from yacht.cli import CommandError, add_lang_option, cli_gettext, cli_language
-from yacht.cli.core import json_option, parse_category, rules_option
-from yacht.cli.text import number, option_text, percent, rolls_left
-from yacht.i18n import category_label
-from yacht.rules import CATEGORIES, Category, rules_by_name
+from yacht.cli import CommandError, add_lang_option, cli_gettext
+from yacht.cli.core import json_option, rules_option, used_categories
+from yacht.cli.errors import dice_error, no_upper_error
+from yacht.cli.match import cmd_win_hint
+from yacht.cli.text import number, open_text, option_text, percent, rolls_left
+from yacht.rules import rules_by_name
 
 
 def register(subs: Any) -> None:
@@ -117,30 +118,6 @@ def _points(text: str) -> int:
     return value
 
 
-def open_text(used: Any) -> str:
-    """The open categories as the user's language names them ("all 12" when none is filled)."""
-    _ = cli_gettext()
-    lang = cli_language()
-    open_ = [c for c in CATEGORIES if c not in used]
-    if len(open_) == len(CATEGORIES):
-        return _("all {n}").format(n=len(CATEGORIES))
-    return ", ".join(c.value if lang == "en" else category_label(c, lang) for c in open_)
-
-
-def dice_error(dice: list[int]) -> CommandError:
-    _ = cli_gettext()
-    return CommandError(
-        _("need five dice, got {count}: {dice}").format(
-            count=len(dice), dice=" ".join(map(str, dice))
-        )
-    )
-
-
-def no_upper_error(rules: str) -> CommandError:
-    _ = cli_gettext()
-    return CommandError(_("--upper: preset {rules} has no upper bonus").format(rules=rules))
-
-
 def cmd_solve(args: argparse.Namespace) -> int:
     from yacht.strategy import solve
     from yacht.strategy.target import target_table
@@ -180,22 +157,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return 0
 
 
-def used_categories(text: str) -> list[Category]:
-    """The filled categories of ``--used``; a name that is none, or all twelve, is a one-line
-    error in the user's language."""
-    used = [parse_category(name) for name in text.replace(" ", ",").split(",") if name]
-    if len(set(used)) == len(CATEGORIES):
-        _ = cli_gettext()
-        raise CommandError(_("all categories are used: there is nothing left to score"))
-    return used
-
-
 def cmd_hint(args: argparse.Namespace) -> int:
     from yacht.strategy import hint
 
-    if args.opponents is not None:  # playing to win (yacht.cli.match)
-        from yacht.cli.match import cmd_win_hint
-
+    if args.opponents is not None:  # playing to win
         return cmd_win_hint(args)
 
     _ = cli_gettext()

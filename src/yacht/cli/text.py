@@ -12,11 +12,13 @@ JSON output never goes through here: it stays the same in every language.
 
 from __future__ import annotations
 
-from yacht.cli import cli_language
-from yacht.i18n import category_label, format_number, format_percent, translator
-from yacht.rules import Category
+from collections.abc import Collection
 
-__all__ = ["bot_label", "count", "number", "option_text", "percent", "rolls_left"]
+from yacht.cli import cli_gettext, cli_language
+from yacht.i18n import category_label, format_number, format_percent, translator
+from yacht.rules import CATEGORIES, Category
+
+__all__ = ["bot_label", "count", "number", "open_text", "option_text", "percent", "rolls_left"]
 
 
 def number(value: float, lang: str | None = None, digits: int = 1) -> str:
@@ -112,3 +114,13 @@ def bot_name_error(name: str, lang: str | None = None) -> str:
         return _("bad bot name: {name!r} (target:T needs a whole number T >= 0)").format(name=name)
     known = ", ".join((*BOT_NAMES, *DUEL_NAMES, "target:T"))
     return _("unknown bot: {name!r} (known: {names})").format(name=name, names=known)
+
+
+def open_text(used: Collection[Category]) -> str:
+    """The open categories as the user's language names them ("all 12" when none is filled)."""
+    _ = cli_gettext()
+    lang = cli_language()
+    open_ = [c for c in CATEGORIES if c not in used]
+    if len(open_) == len(CATEGORIES):
+        return _("all {n}").format(n=len(CATEGORIES))
+    return ", ".join(c.value if lang == "en" else category_label(c, lang) for c in open_)

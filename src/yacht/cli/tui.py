@@ -1,7 +1,8 @@
 """``yacht history`` and ``yacht replay``; also the full-screen side of ``yacht play``.
 
-Their command line and one-line errors are in :mod:`yacht.cli.records` (the ``yacht`` catalog);
-what they print here comes from the terminal game's catalog.
+Their command line is in :mod:`yacht.cli.records` and their one-line errors in
+:mod:`yacht.cli.errors` (the ``yacht`` catalog); what they print here comes from the terminal
+game's catalog.
 
 ``history`` and ``replay --plain`` need no Textual; ``replay`` without ``--plain`` and ``play``
 open the terminal game (the ``tui`` extra).
@@ -14,7 +15,7 @@ import json
 import sys
 
 from yacht.cli import CommandError
-from yacht.cli.records import (
+from yacht.cli.errors import (
     bot_delay_error,
     limit_error,
     terminal_error,
