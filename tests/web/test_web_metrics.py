@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import time
+import itertools
 import warnings
 from pathlib import Path
 
@@ -87,22 +87,28 @@ def test_an_action_is_counted_in_every_stage_of_its_path(tmp_path: Path) -> None
     assert after[("yacht_db_pool_wait_seconds_count", ())] > 0
 
 
-def test_the_loop_lag_monitor_records_a_deliberate_block() -> None:
+def test_the_loop_lag_monitor_records_a_late_wake_in_its_bucket() -> None:
     metrics = Metrics()
+    # The clock as the monitor reads it before and after each sleep: the second wake comes
+    # 0.3 s late (a blocked loop), the others on time; then time stands still.
+    readings = itertools.chain([0.0, 0.001, 1.0, 1.301, 2.0, 2.001], itertools.repeat(3.0))
 
-    async def block() -> None:
-        watcher = asyncio.create_task(metrics.watch_loop(0.01))
-        await asyncio.sleep(0.05)  # a few quiet looks first
-        time.sleep(0.3)  # holds the event loop: no task runs meanwhile
-        await asyncio.sleep(0.05)
+    def looks() -> float:
+        return samples(metrics.text().decode())[("yacht_event_loop_lag_seconds_count", ())]
+
+    async def watch() -> None:
+        watcher = asyncio.create_task(metrics.watch_loop(0.001, clock=lambda: next(readings)))
+        while looks() < 3:
+            await asyncio.sleep(0)
         watcher.cancel()
 
-    asyncio.run(block())
+    asyncio.run(watch())
     scrape = samples(metrics.text().decode())
     late = scrape[("yacht_event_loop_lag_seconds_count", ())]
-    under_quarter = scrape[("yacht_event_loop_lag_seconds_bucket", (("le", "0.2"),))]
-    assert late >= 3 and late - under_quarter == 1  # exactly one look came 0.2 s+ late
-    assert scrape[("yacht_event_loop_lag_seconds_sum", ())] >= 0.28
+    under = scrape[("yacht_event_loop_lag_seconds_bucket", (("le", "0.2"),))]
+    over = scrape[("yacht_event_loop_lag_seconds_bucket", (("le", "0.5"),))]
+    assert late >= 3 and late - under == 1 and over == late  # the late wake: 0.2 to 0.5 s
+    assert abs(scrape[("yacht_event_loop_lag_seconds_sum", ())] - 0.3) < 1e-9
 
 
 def test_garbage_collector_passes_are_timed_per_generation() -> None:

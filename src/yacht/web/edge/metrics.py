@@ -38,7 +38,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -150,9 +150,11 @@ class Metrics:
             await asyncio.gather(self._lag, return_exceptions=True)
             self._lag = None
 
-    async def watch_loop(self, interval: float = LAG_INTERVAL) -> None:
-        """For ever: sleep ``interval`` and record how much later the loop woke us."""
-        clock = time.perf_counter
+    async def watch_loop(
+        self, interval: float = LAG_INTERVAL, clock: Callable[[], float] = time.perf_counter
+    ) -> None:
+        """For ever: sleep ``interval`` and record how much later the loop woke us (by
+        ``clock``, in seconds)."""
         while True:
             start = clock()
             await asyncio.sleep(interval)
