@@ -208,6 +208,64 @@ def test_the_mo_file_is_compiled_from_the_po_file(domain: str, lang: str) -> Non
     )
 
 
+SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
+
+# Words the seed pages (or, for pöytäkirja, the usual Finnish Yatzy sheet) use for a term that an
+# older glossary forbade: (language, term, the word as a page writes it).
+SEED_WORDS = [
+    ("fi", "sheet", "pöytäkirja"),
+    ("fi", "total", "kokonaispistemäärän"),
+    ("fi", "total", "pistemäärä"),
+    ("fi", "score", "pisteytetään"),
+    ("fi", "score", "pisteytyksen valinta"),
+    ("nb", "hold", "legger du til side dem du vil beholde"),
+    ("nb", "hold", "legg til side"),
+    ("nb", "hold", "behold terning 1 og 3"),
+    ("nb", "total", "totalen"),
+]
+
+
+@cache
+def seed_pages(lang: str) -> str:
+    """The text of the language's seed pages (lower-cased), passages about other games removed."""
+    if not SEEDS.is_dir():
+        pytest.fail(
+            f"the seed rules pages are not at {SEEDS} (../shared/seeds beside the repository);"
+            " the glossary is checked against them"
+        )
+    with GLOSSARY.open("rb") as f:
+        spec = tomllib.load(f)["seeds"][lang]
+    texts = []
+    for number in spec["pages"]:
+        found = sorted(SEEDS.glob(f"{number}_*.txt"))
+        assert found, f"no seed page {number}_*.txt in {SEEDS}"
+        texts.append(found[0].read_text(encoding="utf-8"))
+    text = "\n".join(texts).lower()
+    for pattern in spec["skip"]:
+        text = re.sub(pattern, " ", text)
+    return text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_glossary_forbids_no_word_of_the_seed_pages(lang: str) -> None:
+    text = seed_pages(lang)
+    found = [
+        f"{term.name}: the seed pages say {text[max(0, m.start() - 30) : m.end() + 20]!r},"
+        f" which {pattern.pattern!r} forbids"
+        for term in glossary().values()
+        for pattern in term.forbid[lang]
+        if (m := pattern.search(text))
+    ]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize(("lang", "name", "word"), SEED_WORDS)
+def test_the_seed_pages_words_are_allowed(lang: str, name: str, word: str) -> None:
+    term = glossary()[name]
+    assert term.accepted(lang, word), f"{name} {lang}: {word!r} is not among the accepted words"
+    assert not term.forbidden(lang, word), f"{name} {lang}: {word!r} is forbidden"
+
+
 START, END = "<!-- glossary:start -->", "<!-- glossary:end -->"
 
 
