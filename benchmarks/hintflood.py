@@ -1,4 +1,4 @@
-"""Finding 6 of issue 13, measured: what a flood of hints does to everyone else's requests.
+"""Measured: what a flood of hints does to everyone else's requests.
 
     python -m benchmarks.hintflood [SECONDS]
 

@@ -1,9 +1,10 @@
 """The exact strategy: table builds, the score distribution, the full target table, hints.
 
-Every figure is the median of repeated runs on one core: the process is pinned to a single
-CPU while measuring and BLAS is asked for one thread. Wall-clock medians are judged against
-the targets of issue 3; the process CPU time is shown beside them, since other work on a
-shared machine stretches wall time but not CPU time.
+Every figure is the median of repeated runs on one core: the process is pinned to a single CPU
+while measuring and BLAS is asked for one thread. Wall-clock medians are judged against the most
+each may take (``TARGETS``: a hint within a millisecond, so a table never waits); the process
+CPU time is shown beside them, since other work on a shared machine stretches wall time but not
+CPU time.
 
 Run: ``python -m benchmarks.strategy`` (or ``make bench``).
 """

@@ -70,7 +70,8 @@ def test_solver_bots_play_under_every_preset_without_an_illegal_action(rules: st
 
 @pytest.mark.slow
 def test_target_bot_plays_legally_and_reaches_its_target_as_often_as_promised() -> None:
-    # Engine play, a few games: the exact probability is target_probability (issue 3, item 4).
+    # Engine play, a few games; then the share of totals >= 150 over many games must match the
+    # chance the bot plays for, target_probability, within the sampling error.
     rng = random.Random(8)
     bot = make_bot("target:150")
     for _ in range(3):
@@ -143,7 +144,7 @@ def test_play_game_is_reproducible_and_names_seats() -> None:
 
 @pytest.mark.slow
 def test_engine_play_of_the_optimal_bot_matches_the_exact_expected_score() -> None:
-    exact = solve("traditional").expected  # 166.9550677 (issue 3)
+    exact = solve("traditional").expected  # 166.9550677, checked in tests/strategy/test_solver.py
     run = play_games("optimal", 300, seed=5)
     assert run.method == "engine"
     assert abs(run.mean - exact) < 4 * run.standard_error

@@ -1,4 +1,4 @@
-"""The engine: turns, phases, the seed pages' worked turns, every illegal action of issue 2,
+"""The engine: turns, phases, the seed pages' worked turns, every kind of illegal action,
 undo, who starts, winners."""
 
 from __future__ import annotations

@@ -34,7 +34,8 @@ ORDERED_ROLLS = list(itertools.product(range(1, 7), repeat=5))
 
 
 def plain_score(dice: tuple[int, ...], category: str, preset: str) -> int:
-    """The rules as issue 2 words them, one preset at a time, with nothing shared with yacht."""
+    """The rules written out again from their text, one preset at a time, sharing no code
+    with yacht, so a mistake in the engine cannot hide by being repeated here."""
     total = sum(dice)
     counts = sorted(dice.count(face) for face in set(dice))
     faces = set(dice)

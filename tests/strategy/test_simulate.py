@@ -28,7 +28,7 @@ def test_sampler_reaches_each_roll_exactly_as_often_as_its_probability() -> None
 def test_optimal_simulated_mean_is_within_4_standard_errors_of_the_exact_value(
     rules: str, games: int
 ) -> None:
-    exact = solve(rules).expected  # 166.9550677 and 191.774369 (issue 3)
+    exact = solve(rules).expected  # 166.9550677 and 191.774369, checked in test_solver.py
     run = simulate(games, rules, seed=7)
     assert run.games == games and run.method == "vectorised"
     assert abs(run.mean - exact) < 4 * run.standard_error

@@ -17,13 +17,13 @@ from . import brute
 
 
 def test_traditional_expected_score_matches_the_published_figure() -> None:
-    # 166.9550677: two independent computations agree (issue 3).
+    # 166.9550677: two independent computations agree.
     values = build_values(score_table(rules_by_name("traditional")))
     assert values[0, 0] == pytest.approx(166.9550677, abs=1e-6)
 
 
 def test_clubhouse_expected_score_matches_the_published_figure() -> None:
-    # 191.774369: published by an independent Yacht Dice solver (issue 3).
+    # 191.774369: published by an independent Yacht Dice solver.
     assert solve("clubhouse").expected == pytest.approx(191.774369, abs=1e-6)
 
 

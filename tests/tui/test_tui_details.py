@@ -1,4 +1,4 @@
-"""Small things a player meets (issue 15, item 9): an added seat made a bot takes the bot's
+"""Small things a player meets: an added seat made a bot takes the bot's
 name, the turn box says a bot waits for R, names are not cut in the sheet's header, Roll
 looks off with no rolls left, the review counts rounds as the table does, the setup's high
 scores are people's."""

@@ -1,4 +1,4 @@
-"""Nothing left in English (issue 19): every screen of the terminal game, drawn in Finnish,
+"""Nothing left in English: every screen of the terminal game, drawn in Finnish,
 Bulgarian and Norwegian, has no English word on it (tests/english.py's vocabulary: the
 English of the three catalogs and argparse's own words, minus the language's own words).
 

@@ -1,4 +1,4 @@
-"""The terminal game in each language's own forms (issue 19): a count and its noun agree
+"""The terminal game in each language's own forms: a count and its noun agree
 (0, 1, 2 and 5 in fi, bg and nb), numbers with decimals and percentages are written the
 language's way (110,2 and 30,8 % in Finnish), and at 80 columns the hint panel opens beside
 the sheet with the bot's column in view."""

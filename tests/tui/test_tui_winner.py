@@ -1,5 +1,5 @@
 """Playing to win in the terminal game: the ``winner`` bot in the seat list and at the table,
-and hints with each option's chance of winning once there are opponents (issue 8)."""
+and hints with each option's chance of winning once there are opponents."""
 
 from __future__ import annotations
 

@@ -129,7 +129,8 @@ def test_two_people_a_bot_and_a_spectator_play_a_whole_game(
     expect(spectator.locator(".review").first.locator("tbody tr")).to_have_count(
         12, timeout=10_000
     )  # Ann rolled once a turn: one decision (the scoring) in each of 12 turns
-    # With opponents the review rates by the hint's measure, the chance of winning (issue 15).
+    # With opponents the review rates by the hint's measure, the chance of winning, not by
+    # expected points.
     first = spectator.locator(".review").first
     expect(first).to_contain_text("Rated as the hint ranks: by the chance to finish first.")
     expect(first.locator("tbody tr td:last-child").first).to_contain_text("%")

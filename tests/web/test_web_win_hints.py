@@ -1,4 +1,4 @@
-"""Playing to win at the web table (issue 8): hints with each option's chance of winning at
+"""Playing to win at the web table: hints with each option's chance of winning at
 a table with opponents, the same numbers as :func:`yacht.strategy.win.win_hint_for_view`,
 and the ``winner`` bot playing a whole game."""
 

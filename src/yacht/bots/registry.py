@@ -39,11 +39,11 @@ def make_bot(name: str) -> Bot:
         return GreedyBot()
     if key == "optimal":
         return OptimalBot()
-    if key == "winner":  # plays for first place (issue 8); its tables load on first use
+    if key == "winner":  # plays for first place; its tables load on first use
         from yacht.bots.winner import WinnerBot
 
         return WinnerBot()
-    if key in ("duel", "duel:optimal"):  # exact heads-up play (issue 17); needs its table
+    if key in ("duel", "duel:optimal"):  # exact heads-up play; needs `yacht duel solve`'s table
         from yacht.bots.duel import DuelBot
 
         return DuelBot("anyone" if key == "duel" else "optimal")

@@ -285,7 +285,8 @@ def seat_hint(
 
 
 def _solved(rules: Rules, me: Seat, opponents: Sequence[Seat]) -> PositionValues | None:
-    """Heads-up values from the solved two-player table when it is built (issue 17)."""
+    """Heads-up values from the solved two-player table when it is built (exact, so they
+    replace the estimate); None otherwise."""
     if len(opponents) != 1:
         return None
     from yacht.strategy.duel.hints import option_values

@@ -1,6 +1,6 @@
-"""Findings 4, 5 and 6: per-client rate limits (429 with the error body), caps on waiting
-tables, expiry of waiting and abandoned tables, a fixed list of bot levels, and hints that
-are cached per position and computed behind a bounded queue."""
+"""What keeps one client from using up the server for everyone: per-client rate limits (429 with
+the error body), caps on waiting tables, expiry of waiting and abandoned tables, a fixed list of
+bot levels, and hints that are cached per position and computed behind a bounded queue."""
 
 from __future__ import annotations
 

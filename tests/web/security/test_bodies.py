@@ -1,5 +1,6 @@
-"""Finding 8: every request body that cannot be read answers 422 ``invalid`` in the
-documented error body (never FastAPI's 400 ``{"detail": ...}``), and changes nothing."""
+"""A client reads one error shape whatever it sent: every request body that cannot be read
+answers 422 ``invalid`` in the documented error body (never FastAPI's 400 ``{"detail": ...}``),
+and changes nothing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Finding 11: fair dice every player can check (rule 2, docs/web/fairness.md).
+"""Fair dice every player can check (rule 2, docs/web/fairness.md), so no one, the server
+included, can choose the rolls.
 
 The commitment is published before any player's seed is known; every person who takes a
 seat gives a seed after seeing it; the dice key is made of the commitment and all the seeds,

@@ -1,6 +1,6 @@
-"""Finding 11 on the page: the browser makes its own seed with crypto.getRandomValues after
-the commitment is on screen, sends it with the join and for the next game, shows it, and its
-check follows rule 2 like ``yacht verify`` (the key, the commitment it saw, its seed)."""
+"""Fair dice on the page: the browser makes its own seed with crypto.getRandomValues after the
+commitment is on screen, sends it with the join and for the next game, shows it, and its check
+follows rule 2 like ``yacht verify`` (the key, the commitment it saw, its seed)."""
 
 from __future__ import annotations
 

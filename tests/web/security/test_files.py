@@ -1,4 +1,4 @@
-"""Finding 7: ``yacht verify``, ``yacht review`` and ``yacht replay`` answer any file that
+"""``yacht verify``, ``yacht review`` and ``yacht replay`` answer any file that
 is not a readable game with exit status 2 and one line, never a traceback (exit 1 of
 ``verify`` means "not fair", so a broken file must not look like that)."""
 

@@ -1,4 +1,4 @@
-"""Findings 1, 2 and 9: one rule for names on every way in (join, bot seats), checked before
+"""One rule for names on every way in (join, bot seats), checked before
 anything reaches the engine or a database: bad names get 422 ``invalid`` with a message."""
 
 from __future__ import annotations

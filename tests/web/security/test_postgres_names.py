@@ -1,4 +1,4 @@
-"""Finding 2 on PostgreSQL itself: a NUL (which PostgreSQL text cannot hold) or any other bad
+"""Names on PostgreSQL itself: a NUL (which PostgreSQL text cannot hold) or any other bad
 name is refused with 422 before the database sees it, and the table goes on."""
 
 from __future__ import annotations

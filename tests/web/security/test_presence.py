@@ -1,5 +1,6 @@
-"""Finding 3 across server processes: "last seen" lives in the database, refreshed for the
-seats a process holds live connections for, so another process does not think them away."""
+"""A seat's holder is present across server processes: "last seen" lives in the database,
+refreshed for the seats a process holds live connections for, so another process does not think
+them away."""
 
 from __future__ import annotations
 

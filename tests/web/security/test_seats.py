@@ -1,5 +1,6 @@
-"""Finding 3: a seat stays with its holder; another player may hand it to a bot only after
-the holder has been away for the grace period, or once its turn clock ran out."""
+"""A seat stays with its holder, so no one can take over a player who only lost the connection;
+another player may hand it to a bot only after the holder has been away for the grace period, or
+once its turn clock ran out."""
 
 from __future__ import annotations
 

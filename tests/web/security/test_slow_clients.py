@@ -1,6 +1,6 @@
-"""Finding 10: a client slow to send its request is dropped (408), and one client cannot hold
-more than the cap of connections at once (HTTP and WebSocket together): ``yacht serve``'s
-HTTP protocol, run here on a real socket with short timeouts."""
+"""One client cannot starve the server: a client slow to send its request is dropped (408), and
+one client cannot hold more than the cap of connections at once (HTTP and WebSocket together):
+``yacht serve``'s HTTP protocol, run here on a real socket with short timeouts."""
 
 from __future__ import annotations
 
