@@ -5,6 +5,7 @@ Each row is a reading the review found wrong (the forbidden part) and the wordin
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -174,3 +175,39 @@ def test_the_web_separates_the_two_roles_of_random() -> None:
         assert catalog.get("random") is None, f"{lang}: 'random' without a context is ambiguous"
         assert catalog.get("random", context="bot") is not None
         assert catalog.get("random", context="start") is not None
+
+
+QUOTES = {"fi": ("”", "”"), "bg": ("„", "“"), "nb": ("«", "»")}
+# A command or input the player is told to type, in an English msgid: "yacht play" after a colon,
+# "type {help}", "({example} holds two dice)".
+_SHOWN_COMMAND = re.compile(r": yacht \w+|\btype \{\w+\}|\(\{example\}")
+_COMMAND_IN_TRANSLATION = re.compile(
+    r"yacht \w+(?: --\w+| \{id\}| ID| \S+\.json)?|\{(?:roll|help|example)\}"
+)
+
+
+@pytest.mark.parametrize("lang", sorted(QUOTES))
+def test_commands_a_page_shows_are_in_the_languages_quotes(lang: str) -> None:
+    opening, closing = QUOTES[lang]
+    checked, found = 0, []
+    for domain in (Y, T, W):
+        for message in load(domain, lang):
+            if not isinstance(message.id, str) or not _SHOWN_COMMAND.search(message.id):
+                continue
+            text = message.string
+            assert isinstance(text, str) and text, f"{domain} {lang}: {message.id!r} untranslated"
+            for m in _COMMAND_IN_TRANSLATION.finditer(text):
+                checked += 1
+                quoted = text[: m.start()].endswith(opening) and text[m.end() :].startswith(closing)
+                if not quoted:
+                    found.append(f"{domain} {lang} {message.id!r} -> {text!r}: {m.group(0)!r}")
+    assert checked >= 10, f"{lang}: only {checked} commands found; is the pattern still right?"
+    assert not found, f"not in {opening}…{closing}:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize(
+    ("lang", "name"), [("fi", "PELI.json"), ("bg", "ИГРА.json"), ("nb", "SPILL.json")]
+)
+def test_the_web_names_the_game_file_as_the_command_line_does(lang: str, name: str) -> None:
+    assert texts(Y, lang, "GAME.json", None) == [name]
+    assert name in texts(W, lang, "Or run: yacht verify GAME.json", None)[0]

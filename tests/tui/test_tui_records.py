@@ -111,7 +111,7 @@ def test_history_as_json(records: Records, capsys: pytest.CaptureFixture[str]) -
 def test_history_without_games(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["history", "--lang", "fi"]) == 0
     assert capsys.readouterr().out.strip() == (
-        "Ei vielä päättyneitä pelejä. Pelaa yksi komennolla: yacht play"
+        "Ei vielä päättyneitä pelejä. Pelaa yksi komennolla: ”yacht play”"
     )
 
 
