@@ -28,7 +28,10 @@ __all__ = ["YachtApp"]
 
 
 class YachtApp(App[None]):
-    """The terminal game. ``resume=True`` opens the saved game at once."""
+    """The terminal game. ``resume=True`` opens the saved game at once.
+
+    It is the :class:`~yacht.tui.flow.Flow` its screens are handed: they ask it for the next
+    screen rather than import it."""
 
     CSS_PATH = "yacht.tcss"
     TITLE = "Yacht"
@@ -66,7 +69,10 @@ class YachtApp(App[None]):
 
     def setup_screen(self, config: TableConfig) -> SetupScreen:
         return SetupScreen(
-            config, saved=self.saved_description(config.lang), best=self.best_line(config.lang)
+            config,
+            flow=self,
+            saved=self.saved_description(config.lang),
+            best=self.best_line(config.lang),
         )
 
     def best_line(self, lang: str) -> str | None:
@@ -97,7 +103,7 @@ class YachtApp(App[None]):
     def _open(self, table: Table) -> None:
         self.table = table
         self.config = table.config
-        screen = TableScreen(table, bot_delay=self.bot_delay, motion=self.motion)
+        screen = TableScreen(table, flow=self, bot_delay=self.bot_delay, motion=self.motion)
         if len(self.screen_stack) > 1:
             self.switch_screen(screen)
         else:
@@ -129,5 +135,8 @@ class YachtApp(App[None]):
     def play_again(self) -> None:
         self.start_game(self.config)
 
+    def show_setup(self, config: TableConfig) -> None:
+        self.switch_screen(self.setup_screen(config))
+
     def new_setup(self) -> None:
-        self.switch_screen(self.setup_screen(self.config))
+        self.show_setup(self.config)

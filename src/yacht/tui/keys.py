@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yacht.rules import CATEGORIES
+from yacht.rules import CATEGORIES, Category
 from yacht.tui.text import N_
-from yacht.tui.widgets.sheet import CATEGORY_KEYS
 
-__all__ = ["TABLE_KEYS", "KeyHelp", "bindings", "with_capitals"]
+__all__ = ["CATEGORY_KEYS", "TABLE_KEYS", "KeyHelp", "bindings", "with_capitals"]
+
+CATEGORY_KEYS: dict[Category, str] = dict(zip(CATEGORIES, "abcdefgijklm", strict=True))
+"""The letter that scores each category (h is the hint key, so it is skipped)."""
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.markup import escape
 from textual.widgets import Button, Static
 
+from yacht.tui.flow import Flow
 from yacht.tui.reviews import summary_lines
 from yacht.tui.screens.size import SizeGuard
 from yacht.tui.table import Table
@@ -50,9 +51,10 @@ class EndScreen(SizeGuard):
         Binding("q,Q,shift+q,escape", "quit", "Quit", show=False),
     ]
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, *, flow: Flow) -> None:
         super().__init__()
         self.table = table
+        self.flow = flow
         self.lang = table.config.lang
         self._ = gettext_for(table.config.lang)
 
@@ -100,16 +102,10 @@ class EndScreen(SizeGuard):
         self.app.call_from_thread(self.query_one("#review", Static).update, text)
 
     def action_again(self) -> None:
-        from yacht.tui.app import YachtApp
-
-        if isinstance(self.app, YachtApp):
-            self.app.play_again()
+        self.flow.play_again()
 
     def action_setup(self) -> None:
-        from yacht.tui.app import YachtApp
-
-        if isinstance(self.app, YachtApp):
-            self.app.new_setup()
+        self.flow.new_setup()
 
     def action_quit(self) -> None:
         self.app.exit()

@@ -15,6 +15,7 @@ from textual.widgets import Button, Checkbox, Input, Select, Static
 from yacht.game import MAX_PLAYERS
 from yacht.i18n import LANGUAGES
 from yacht.rules import preset_names
+from yacht.tui.flow import Flow
 from yacht.tui.rules_text import preset_about, preset_label
 from yacht.tui.screens.dialogs import ChoiceScreen
 from yacht.tui.screens.size import SizeGuard
@@ -69,10 +70,16 @@ class SetupScreen(SizeGuard):
     ]
 
     def __init__(
-        self, config: TableConfig, *, saved: str | None = None, best: str | None = None
+        self,
+        config: TableConfig,
+        *,
+        flow: Flow,
+        saved: str | None = None,
+        best: str | None = None,
     ) -> None:
         super().__init__()
         self.config = config
+        self.flow = flow
         self.saved = saved  # a line describing the saved game, when there is one
         self.best = best  # the high scores, once there are any
         self.lang = config.lang
@@ -171,13 +178,10 @@ class SetupScreen(SizeGuard):
         if problem is not None:
             self.query_one("#setup-error", Static).update(escape(problem))
             return
-        from yacht.tui.app import YachtApp
-
-        app = self.app
-        assert isinstance(app, YachtApp)
+        flow = self.flow
         config = TableConfig.from_json(self.form())
         if not self.saved:
-            app.start_game(config)
+            flow.start_game(config)
             return
         _ = self._
         resume, new = _("Resume the saved game"), _("New game: the saved game is deleted")
@@ -186,11 +190,11 @@ class SetupScreen(SizeGuard):
 
         def answered(choice: str | None) -> None:
             if choice == "resume":
-                app.resume(self.lang)
+                flow.resume(self.lang)
             elif choice == "new":
-                app.start_game(config)
+                flow.start_game(config)
 
-        app.push_screen(ChoiceScreen(question, choices, self.lang), answered)
+        self.app.push_screen(ChoiceScreen(question, choices, self.lang), answered)
 
     @on(Input.Submitted)
     def submitted(self) -> None:
@@ -202,11 +206,7 @@ class SetupScreen(SizeGuard):
 
     @on(Button.Pressed, "#resume")
     def resume_pressed(self) -> None:
-        from yacht.tui.app import YachtApp
-
-        app = self.app
-        assert isinstance(app, YachtApp)
-        app.resume(self.lang)
+        self.flow.resume(self.lang)
 
     @on(Button.Pressed, "#quit")
     def quit_pressed(self) -> None:
@@ -278,8 +278,4 @@ class SetupScreen(SizeGuard):
             target=form["target"] if form["target"] and form["target"] <= 400 else None,
             undo=form["undo"],
         )
-        from yacht.tui.app import YachtApp
-
-        app = self.app
-        if isinstance(app, YachtApp):
-            app.switch_screen(app.setup_screen(config))
+        self.flow.show_setup(config)

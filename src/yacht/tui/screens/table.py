@@ -22,10 +22,12 @@ from textual.worker import get_current_worker
 from yacht.actions import Action, GameError, Hold, Roll, Score, Undo
 from yacht.game import Event, TurnView
 from yacht.rules import CATEGORIES, Category
+from yacht.tui.flow import Flow
 from yacht.tui.keys import bindings
 from yacht.tui.motion import RollAnimation, moment_text
 from yacht.tui.rules_text import preset_label
 from yacht.tui.screens.dialogs import ConfirmScreen, HelpScreen, HintScreen
+from yacht.tui.screens.end import EndScreen
 from yacht.tui.screens.size import SizeGuard
 from yacht.tui.table import Table
 from yacht.tui.text import gettext_for, ngettext_for
@@ -53,10 +55,13 @@ class TableScreen(SizeGuard):
         Binding("escape", "close_hint", "Close the hint panel", show=False),
     ]
 
-    def __init__(self, table: Table, *, bot_delay: float = 0.6, motion: bool = False) -> None:
+    def __init__(
+        self, table: Table, *, flow: Flow, bot_delay: float = 0.6, motion: bool = False
+    ) -> None:
         super().__init__()
         self.motion = motion
         self.table = table
+        self.flow = flow
         self.lang = table.config.lang
         self.bot_delay = bot_delay
         self._ = gettext_for(table.config.lang)
@@ -501,9 +506,7 @@ class TableScreen(SizeGuard):
             self.finish()
 
     def finish(self) -> None:
-        from yacht.tui.screens.end import EndScreen
-
         if isinstance(self.app.screen, HintScreen):  # the hint over the sheet goes with it
             self.hint_visible = False
             self.app.pop_screen()
-        self.app.switch_screen(EndScreen(self.table))
+        self.app.switch_screen(EndScreen(self.table, flow=self.flow))

@@ -16,12 +16,10 @@ from yacht.game import Game
 from yacht.i18n import category_label
 from yacht.rules import CATEGORIES, Category
 from yacht.sheet import sheet_rows
+from yacht.tui.keys import CATEGORY_KEYS
 from yacht.tui.text import gettext_for
 
 __all__ = ["CATEGORY_KEYS", "Sheet", "SheetRow", "column_width", "label_width", "squeeze"]
-
-CATEGORY_KEYS: dict[Category, str] = dict(zip(CATEGORIES, "abcdefgijklm", strict=True))
-"""The letter that scores each category (h is the hint key, so it is skipped)."""
 
 KEY_WIDTH = 3
 LABEL_WIDTH = 16  # the most a label takes at 80 columns (English "Little Straight" and a space)
