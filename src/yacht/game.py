@@ -82,6 +82,9 @@ _SCORES = tuple(Score(c) for c in CATEGORIES)
 
 
 class Phase(enum.Enum):
+    """Where a game is: waiting for a turn's first roll, deciding with dice on the table, or
+    finished."""
+
     ROLL = "roll"  # waiting for the turn's first roll
     DECIDE = "decide"  # dice on the table: hold/reroll or score
     FINISHED = "finished"

@@ -13,8 +13,12 @@ action. Every bot sits in any game through the engine:
 >>> len(game.sheet(0))
 12
 
-Names: ``random``, ``greedy``, ``easy``, ``medium``, ``hard``, ``optimal`` and ``target:T``
-(plays to maximise the chance of a final total of at least T).
+Names (:data:`BOT_NAMES`, weakest first): ``random``, ``greedy``, ``easy``, ``medium``,
+``hard``, ``optimal``, ``winner`` (plays for the best chance of finishing first against the
+other sheets at the table, not for points; alone it plays like ``optimal``), and
+``target:T`` (plays to maximise the chance of a final total of at least T). ``duel`` and
+``duel:optimal`` play heads-up exactly from the solved two-player table (``yacht duel
+solve``).
 """
 
 from __future__ import annotations

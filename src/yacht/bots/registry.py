@@ -9,7 +9,7 @@ from yacht.bots.solver import NoisyBot, OptimalBot, TargetBot
 __all__ = ["BOT_LEVELS", "BOT_NAMES", "DUEL_NAMES", "make_bot"]
 
 BOT_LEVELS: dict[str, float] = {"easy": 1.75, "medium": 0.9, "hard": 0.5}
-"""Softmax temperature (in points) of each level; measured means are in the README."""
+"""Softmax temperature (in points) of each level; the measured means are in docs/bots.md."""
 
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "easy", "medium", "hard", "optimal", "winner")
 """Every plain bot name, weakest first; ``target:T`` (T a whole number) is accepted too."""
