@@ -3,6 +3,7 @@ that run as shown, and a site that builds strictly."""
 
 from __future__ import annotations
 
+import ast
 import doctest
 import importlib.util
 import re
@@ -202,6 +203,101 @@ def test_docstrings_become_markdown_for_the_api_pages() -> None:
     )
 
 
+def package_map() -> ModuleType:
+    """``docs/package_map.py``, the MkDocs hook that writes the module lists of the site."""
+    if "package_map" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("package_map", DOCS / "package_map.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["package_map"] = module  # its dataclass looks itself up there
+        spec.loader.exec_module(module)
+    return sys.modules["package_map"]
+
+
+def public_modules(src: Path, package: str = "yacht") -> set[str]:
+    """Every public module and package under ``src/<package>``, found from the files alone: a
+    name starting with ``_`` is private (and so is everything under it), and tests are not API."""
+    found = set()
+    for path in src.joinpath(*package.split(".")).rglob("*.py"):
+        parts = list(path.relative_to(src).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        if any(p.startswith("_") or p == "tests" for p in parts) or "__pycache__" in parts:
+            continue
+        found.add(".".join(parts))
+    return found
+
+
+def test_the_map_of_the_web_code_names_every_module() -> None:
+    page = (DOCS / "development.md").read_text(encoding="utf-8")
+    marker = "\n<!-- modules-map yacht.web -->\n"
+    assert marker in page
+    shown = package_map().expand(page)
+    assert marker not in shown
+    modules = public_modules(ROOT / "src", "yacht.web") - {"yacht.web"}
+    assert len(modules) >= 30
+    lines = shown.splitlines()
+    for name in sorted(modules):
+        last = name.rsplit(".", 1)[-1]
+        path = ROOT / "src" / name.replace(".", "/")
+        path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+        link = f"[`{last}{'/' if path.name == '__init__.py' else '.py'}`][{name}]"
+        line = next((line for line in lines if link in line), None)
+        assert line is not None, f"{name} is not on the map"
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        opening = re.split(r"[:\w]*`", doc)[0][:20]  # its own words, before any markup
+        assert opening in line.split("]: ", 1)[-1], f"{name}: its summary is not on the map"
+    # the layers top down: the endpoints, then what decides, then the data they all speak
+    rooms = [
+        shown.index(f"[`{room}/`][yacht.web.{room}]") for room in ("api", "service", "protocol")
+    ]
+    assert rooms == sorted(rooms)
+
+
+def test_the_map_is_read_from_whatever_modules_there_are(tmp_path: Path) -> None:
+    web = tmp_path / "yacht" / "web"
+    for folder in (web / "api", web / "zoo", web / "_private"):
+        folder.mkdir(parents=True)
+    (tmp_path / "yacht" / "__init__.py").write_text("")
+    (web / "__init__.py").write_text('"""The web game."""\n')
+    (web / "app.py").write_text('"""Wiring: builds\nthe :class:`~yacht.web.app.App`.\n\nMore."""\n')
+    (web / "api" / "__init__.py").write_text('"""Endpoints."""\n')
+    (web / "api" / "new.py").write_text("X = 1\n")
+    (web / "zoo" / "__init__.py").write_text("")
+    (web / "_private" / "__init__.py").write_text("")
+    (web / "_hidden.py").write_text("")
+    hook = package_map()
+    shown = hook.expand("Map:\n\n<!-- modules-map yacht.web -->\n", tmp_path)
+    assert shown.splitlines()[2:] == [
+        "- [`app.py`][yacht.web.app]: Wiring: builds the `App`.",
+        "- [`api/`][yacht.web.api]: Endpoints.",
+        "    - [`new.py`][yacht.web.api.new]",
+        "- [`zoo/`][yacht.web.zoo]",
+    ]
+    blocks = hook.expand("<!-- modules-reference yacht.web.api -->", tmp_path)
+    assert (
+        blocks == "::: yacht.web.api\n    options:\n      members: false\n\n::: yacht.web.api.new"
+    )
+    with pytest.raises(ValueError, match=r"yacht\.gone is not a package"):
+        hook.expand("<!-- modules-reference yacht.gone -->", tmp_path)
+
+
+def test_the_module_check_sees_private_and_test_modules_as_private(tmp_path: Path) -> None:
+    for name in (
+        "yacht/__init__.py",
+        "yacht/__main__.py",
+        "yacht/a.py",
+        "yacht/_b.py",
+        "yacht/p/__init__.py",
+        "yacht/p/c.py",
+        "yacht/_q/d.py",
+        "yacht/tests/t.py",
+    ):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    assert public_modules(tmp_path) == {"yacht", "yacht.a", "yacht.p", "yacht.p.c"}
+
+
 @pytest.mark.slow
 def test_the_site_builds_strictly(tmp_path: Path) -> None:
     """``make docs``: a broken link, a missing page or an unknown reference fails the build."""
@@ -224,5 +320,7 @@ def test_the_site_builds_strictly(tmp_path: Path) -> None:
     reference = (site / "reference" / "core" / "index.html").read_text(encoding="utf-8")
     assert 'id="yacht.game.Game"' in reference and 'id="yacht.rules.score"' in reference
     assert "language-pycon" in reference or "highlight" in reference
+    development = (site / "development" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../reference/web/api/#yacht.web.api.sockets"' in development  # the map links
     changelog = (site / "changelog" / "index.html").read_text(encoding="utf-8")
     assert "Unreleased" in changelog
