@@ -35,13 +35,15 @@ def test_the_state_data_is_what_the_schema_describes_for_every_kind_of_table(
     waiting = Table.create(client, "human", "hard", client_seed="a b~")
     assert _check(client, waiting.code)["game"]["phase"] == "waiting"
 
-    bots = Table.create(client, "greedy", "random", "easy", preset="clubhouse")
+    # traditional: the tables the bot and the review need are the ones most tests share (a
+    # clubhouse review builds tables 64 times larger, most of a minute)
+    bots = Table.create(client, "greedy", "random", "easy")
     bots.settle()  # (before any timed table: settle waits for every turn clock)
     data = _check(client, bots.code)
     assert data["game"]["status"] == "finished" and data["game"]["review"] is not None
     assert data["game"]["server_seed"] is not None and len(data["game"]["recent"]) == 12
 
-    timed = Table.create(client, "human", "human", turn_seconds=60, preset="knizia")
+    timed = Table.create(client, "human", "human", turn_seconds=60, preset="clubhouse")
     timed.join(0, "Ann")
     timed.join(1, "Öla")
     timed.ok(0, {"kind": "roll"})
@@ -49,3 +51,4 @@ def test_the_state_data_is_what_the_schema_describes_for_every_kind_of_table(
     data = _check(client, timed.code, connected=(1,))
     assert data["game"]["deadline"] is not None and data["game"]["potentials"]
     assert [s["connected"] for s in data["seats"]] == [False, True]
+    assert data["rules"]["upper_bonus"] == {"threshold": 63, "points": 35}
