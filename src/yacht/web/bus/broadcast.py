@@ -1,8 +1,9 @@
 """Live fan-out of table updates to every connection watching a table.
 
-:class:`Broadcaster` is the small interface the server talks to; :class:`LocalBroadcaster`
-delivers within one process. A Redis implementation (for several server processes) only has
-to provide the same two methods.
+:class:`Broadcaster` is the small interface the server talks to: ``publish``, ``subscribe`` and
+``on_note`` (the notes other processes publish of their moves). :class:`LocalBroadcaster`
+delivers within one process; :class:`~yacht.web.bus.redis.RedisBroadcaster` provides the same
+three methods across server processes.
 
 >>> import asyncio
 >>> async def demo() -> list[str]:
