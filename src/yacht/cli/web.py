@@ -94,6 +94,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from yacht.web.settings import default_database_url
 
     database = args.database or default_database_url()
+    if args.redis:
+        check_redis(args.redis)
     app = create_app(database, redis=args.redis)
     settle_code()
     shown = database.split("@")[-1] if "@" in database else database
@@ -118,6 +120,33 @@ def cmd_serve(args: argparse.Namespace) -> int:
         **serve_options(),  # header/body timeouts, connections per client (see README Limits)
     )
     return 0
+
+
+def check_redis(url: str) -> None:
+    """Refuse a ``--redis`` URL that cannot be used (exit status 2), and say at once when Redis
+    cannot be reached there (the server starts anyway and keeps trying: Redis may come later).
+    Both name the URL with its password hidden."""
+    import asyncio
+
+    from yacht.cli import CommandError, cli_gettext
+    from yacht.web.bus.redis import RedisURLError, probe
+
+    _ = cli_gettext()
+    try:
+        asyncio.run(probe(url))
+    except RedisURLError as e:
+        reasons = {
+            "scheme": _("a Redis URL starts with redis://, rediss:// or unix://"),
+            "option": _("unknown option {name}").format(name=e.detail),
+            "file": _("no such file: {path}").format(path=e.detail),
+        }
+        reason = reasons.get(e.why, e.detail)
+        raise CommandError(
+            _("cannot use the Redis URL {url}: {reason}").format(url=e.url, reason=reason)
+        ) from None
+    except OSError as e:  # the message starts with the redacted URL
+        note = _("yacht: Redis cannot be reached ({reason}); serving, and trying again")
+        print(note.format(reason=e), file=sys.stderr)
 
 
 def settle_code() -> None:

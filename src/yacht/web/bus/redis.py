@@ -3,64 +3,286 @@
 :class:`RedisBroadcaster` implements :class:`yacht.web.bus.broadcast.Broadcaster`. A publish is
 delivered at once to the subscribers in this process (exactly like
 :class:`~yacht.web.bus.broadcast.LocalBroadcaster`) and sent through Redis to every other process,
-which hands it to its own subscribers; a process ignores what it published itself. Each
-process keeps one subscriber connection and subscribes to a table's channel only while one of
-its WebSockets watches that table, so a process receives only the tables it serves.
+which hands it to its own subscribers. Each process keeps one subscriber connection and
+subscribes to a table's channel only while one of its WebSockets watches that table, so a
+process receives only the tables it serves. Redis sends a message to every subscriber of its
+channel, the publisher's own subscriber connection included (pub/sub has no "not to me"), so a
+process recognises its own publishes by their first line and drops them unread.
 
 Nothing is lost silently: when the subscriber connection drops, every local inbox gets a
 resync marker (``None``: the WebSocket re-reads the table from the database and sends the
 current state), the connection is made again and the channels subscribed again. Publishes go
-through a pipelined :class:`~yacht.web.bus.resp.Publisher` that never makes a move wait for
-Redis and writes again what Redis did not acknowledge before a reconnect. The game state
-itself never travels only through Redis: it is in the database before anything is published.
+through :class:`Publisher`, which never makes a move wait for Redis and writes again what Redis
+did not acknowledge before a reconnect. The game state itself never travels only through Redis:
+it is in the database before anything is published.
 
-Both connections speak the few RESP2 commands they need over asyncio streams
-(:mod:`yacht.web.bus.resp`), each read by exactly one task.
+The connections are redis-py's (``redis.asyncio``, replies parsed by hiredis), made from the
+URL by its :meth:`~redis.asyncio.ConnectionPool.from_url`: ``redis://HOST:PORT/DB``,
+``rediss://`` (TLS; the query takes ``ssl_ca_certs``, ``ssl_certfile``, ``ssl_keyfile``,
+``ssl_cert_reqs`` and redis-py's other connection options), ``unix:///PATH?db=N``, and
+``USER:PASSWORD@`` (an ACL user) or ``:PASSWORD@`` before the host. Each of the two long-lived
+connections is read by exactly one task: the subscriber's messages, and the publisher's
+acknowledgements. redis-py's own ``PubSub`` and ``Pipeline`` are not used on the hot path:
+``PubSub`` reconnects and re-subscribes by itself, which would hide the drop that must resync
+the inboxes, and a ``Pipeline`` waits for its replies before the next batch can go, at about
+three times the CPU per publish of writing the packed commands and reading the acknowledgements
+in a task of their own (measured against the Redis of ``make services``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import os
 import secrets
+from collections import deque
 from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
+from itertools import islice
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from redis.asyncio.connection import AbstractConnection, ConnectionPool
+from redis.exceptions import RedisError, ResponseError
 
 from yacht.web.bus.broadcast import Inbox, NoteHandler
-from yacht.web.bus.resp import (
-    CONNECT_TIMEOUT,
-    RECONNECT_DELAY,
-    Publisher,
-    RedisReplyError,
-    Replies,
-    connect,
-    encode_command,
-    read_reply,
-    redis_address,
-)
 
-__all__ = ["RedisBroadcaster"]
+__all__ = ["Publisher", "RedisBroadcaster", "RedisURLError", "probe", "redact"]
 
 log = logging.getLogger("yacht.web.redis")
+
+RECONNECT_DELAY = 0.5  # seconds between attempts to get a connection back
+CONNECT_TIMEOUT = 5.0
+MAX_PENDING = 20_000  # unacknowledged publishes kept for a resend; older ones are dropped
+SECRETS = ("password", "ssl_password")  # query options never shown
+FILES = ("ssl_ca_certs", "ssl_certfile", "ssl_keyfile", "ssl_ca_path")
+FAILURES = (RedisError, OSError, TimeoutError)  # what a connection to Redis can raise
+
+
+def redact(url: str) -> str:
+    """``url`` with its password (and any password in the query) replaced by ``***``.
+
+    >>> redact("redis://ann:s%40cret@db.example:6380/1?ssl_password=x&db=2")
+    'redis://ann:***@db.example:6380/1?ssl_password=***&db=2'
+    >>> redact("rediss://:hunter2@localhost")
+    'rediss://:***@localhost'
+    >>> redact("unix:///run/redis.sock?db=3")
+    'unix:///run/redis.sock?db=3'
+    """
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:
+        return url.partition("://")[0] + "://***"
+    netloc = parts.netloc
+    if password is not None:
+        userinfo, _, host = netloc.rpartition("@")
+        netloc = f"{userinfo.partition(':')[0]}:***@{host}"
+    query = "&".join(
+        f"{name}={'***' if name in SECRETS else value}"
+        for name, value in parse_qsl(parts.query, keep_blank_values=True)
+    )
+    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
+
+
+class RedisURLError(ValueError):
+    """A ``--redis`` URL that cannot be used. ``url`` is redacted; ``why`` is ``scheme``,
+    ``option`` (``detail`` names it), ``file`` (``detail`` is the path) or ``invalid``
+    (``detail`` is redis-py's English)."""
+
+    def __init__(self, url: str, why: str, detail: str = "") -> None:
+        self.url, self.why, self.detail = redact(url), why, detail
+        reasons = {
+            "scheme": "a Redis URL starts with redis://, rediss:// or unix://",
+            "option": f"unknown option {detail}",
+            "file": f"no such file: {detail}",
+        }
+        super().__init__(f"Redis URL {self.url}: {reasons.get(why, detail)}")
+
+
+def connection_pool(url: str) -> ConnectionPool:
+    """redis-py's pool for ``url`` (only its :meth:`make_connection` is used); raises
+    :class:`RedisURLError` for a URL it cannot use, before anything connects."""
+    try:
+        parts = urlsplit(url)
+    except ValueError as e:
+        raise RedisURLError(url, "invalid", str(e)) from None
+    if parts.scheme not in ("redis", "rediss", "unix"):
+        raise RedisURLError(url, "scheme")
+    if parts.scheme == "unix" and not parts.path:
+        raise RedisURLError(url, "invalid", "unix:// needs the socket's path")
+    for name, value in parse_qsl(parts.query):
+        if name in FILES and not os.path.exists(value):
+            raise RedisURLError(url, "file", value)
+    try:
+        # A read blocks as long as it must (the subscriber waits for messages); connecting
+        # and authenticating are bounded by CONNECT_TIMEOUT around them. RESP2: in RESP3 a
+        # message is a push, which redis-py also formats into a debug line, logged or not.
+        # The URL's own options come first.
+        pool = ConnectionPool.from_url(url, socket_timeout=None, protocol=2)
+        new_connection(pool)  # an unknown option fails here, not at the first connect
+    except TypeError as e:
+        option = str(e).rpartition("argument")[2].strip(" '\"") or str(e)
+        raise RedisURLError(url, "option", option) from None
+    except (ValueError, RedisError) as e:
+        raise RedisURLError(url, "invalid", str(e)) from None
+    return pool
+
+
+def new_connection(pool: ConnectionPool) -> AbstractConnection:
+    """A connection of ``pool``'s class and options, not connected yet."""
+    connection: AbstractConnection = pool.make_connection()  # type: ignore[no-untyped-call]
+    return connection
+
+
+async def connect(pool: ConnectionPool) -> AbstractConnection:
+    """A new connection of ``pool``, authenticated and on its database."""
+    connection = new_connection(pool)
+    try:
+        await asyncio.wait_for(connection.connect(), CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
+    except BaseException:
+        await connection.disconnect(nowait=True)
+        raise
+    return connection
+
+
+async def probe(url: str) -> None:
+    """Raise ``ConnectionError`` naming the redacted URL unless Redis answers a PING there now
+    (:class:`RedisURLError` for a URL that cannot be used)."""
+    await probe_pool(connection_pool(url), redact(url))
+
+
+async def probe_pool(pool: ConnectionPool, shown: str) -> None:
+    """:func:`probe` on a pool already made (``shown`` is its redacted URL)."""
+    try:
+        connection = await connect(pool)
+        try:
+            await connection.send_command("PING", check_health=False)
+            reply = await asyncio.wait_for(connection.read_response(), CONNECT_TIMEOUT)
+        finally:
+            await connection.disconnect(nowait=True)
+    except TimeoutError:
+        raise ConnectionError(f"{shown}: no answer within {CONNECT_TIMEOUT:g} s") from None
+    except FAILURES as e:
+        raise ConnectionError(f"{shown}: {e}") from None
+    if reply not in (b"PONG", "PONG"):
+        raise ConnectionError(f"{shown}: PING answered {reply!r}")
+
+
+class Publisher:
+    """``PUBLISH`` over one connection, pipelined: the publishes of one turn of the event loop
+    are packed into one write by a task that never waits for Redis to answer before the next
+    write; a second task reads the answers, which acknowledge the commands in order. So a move
+    never waits on a Redis round trip, a burst of moves needs no pool of connections, and the
+    messages of one process reach Redis in the order they were published. Commands not
+    acknowledged when the connection drops are written again on the next one (a state
+    delivered twice is harmless: clients keep the newest revision)."""
+
+    def __init__(self, pool: ConnectionPool, shown: str) -> None:
+        self.pool = pool
+        self.shown = shown  # the redacted URL, for the log
+        self._pending: deque[tuple[str, bytes]] = deque()  # not acknowledged, in order
+        self._unsent = 0  # the last ones of _pending, not written on this connection yet
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._broken = False  # the acknowledgements' reader lost the connection
+        self.connected = asyncio.Event()
+        self.dropped = 0  # publishes given up because Redis stayed away too long
+
+    def publish(self, channel: str, payload: bytes) -> None:
+        if len(self._pending) >= MAX_PENDING:
+            self._pending.popleft()
+            self._unsent = min(self._unsent, len(self._pending))
+            self.dropped += 1
+            if self.dropped % 1000 == 1:
+                log.warning(
+                    "redis %s unreachable: %d table updates dropped so far",
+                    self.shown,
+                    self.dropped,
+                )
+        self._pending.append((channel, payload))
+        self._unsent += 1
+        self._wake.set()
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def aclose(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                connection = await connect(self.pool)
+            except FAILURES as e:
+                log.warning("redis publisher cannot connect to %s: %s", self.shown, e)
+                await asyncio.sleep(RECONNECT_DELAY)
+                continue
+            self._unsent = len(self._pending)  # whatever was not acknowledged, in order
+            self._broken = False
+            self.connected.set()
+            reader = asyncio.get_running_loop().create_task(self._acknowledge(connection))
+            try:
+                await self._write(connection)
+            except FAILURES as e:
+                log.warning("redis publisher lost its connection to %s: %s", self.shown, e)
+            finally:
+                self.connected.clear()
+                reader.cancel()
+                await asyncio.gather(reader, return_exceptions=True)
+                await connection.disconnect(nowait=True)
+            await asyncio.sleep(RECONNECT_DELAY)
+
+    async def _write(self, connection: AbstractConnection) -> None:
+        """Write what is published, a turn's worth at a time, until the connection breaks."""
+        while True:
+            if not self._unsent:
+                self._wake.clear()
+                await self._wake.wait()
+            if self._broken:
+                raise ConnectionError("no answers")
+            start = len(self._pending) - self._unsent
+            commands = [("PUBLISH", c, p) for c, p in islice(self._pending, start, None)]
+            self._unsent = 0
+            await connection.send_packed_command(
+                connection.pack_commands(commands), check_health=False
+            )
+
+    async def _acknowledge(self, connection: AbstractConnection) -> None:
+        try:
+            while True:
+                try:
+                    await connection.read_response(timeout=math.inf, disconnect_on_error=False)
+                except ResponseError as e:
+                    log.error("redis refused a publish: %s", e)
+                if self._pending:
+                    self._pending.popleft()
+        except FAILURES as e:
+            log.warning("redis publisher lost its connection to %s: %s", self.shown, e)
+        self._broken = True
+        self._wake.set()
 
 
 class RedisBroadcaster:
     """The :class:`~yacht.web.bus.broadcast.Broadcaster` of a server that shares tables with others.
 
     ``prefix`` namespaces the channels (pub/sub channels are shared by every database of a
-    Redis server); processes that play together use the same prefix.
+    Redis server); processes that play together use the same prefix. A URL that cannot be
+    used raises :class:`RedisURLError` here; a Redis that cannot be reached is retried (and
+    named in the log and by :meth:`check`).
     """
 
     def __init__(self, url: str, *, prefix: str = "yacht:") -> None:
-        self.url = url
-        self.host, self.port, _, _ = redis_address(url)  # ValueError for a wrong URL
+        self.pool = connection_pool(url)
+        self.shown = redact(url)
         self.prefix = prefix
         self.origin = secrets.token_hex(8).encode()  # marks what this process published
         self._local: dict[str, set[Inbox]] = {}  # Redis channel -> inboxes in this process
         self._ready: dict[str, asyncio.Future[None]] = {}  # subscriptions not confirmed yet
         self._unconfirmed: dict[str, int] = {}  # SUBSCRIBE commands sent, not yet confirmed
-        self._writer: asyncio.StreamWriter | None = None
+        self._connection: AbstractConnection | None = None  # the subscriber's, while up
         self._connected: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
         self._publisher: Publisher | None = None  # made in the event loop, on first use
@@ -74,7 +296,7 @@ class RedisBroadcaster:
         key = self.prefix + channel
         self._deliver(key, message)
         if self._publisher is None:
-            self._publisher = Publisher(self.url)
+            self._publisher = Publisher(self.pool, self.shown)
         # origin, note (may be empty), message: one line each but the last (JSON has no raw
         # newline)
         frame = b"\n".join((self.origin, (note or "").encode(), message.encode()))
@@ -89,25 +311,22 @@ class RedisBroadcaster:
     # --- health and lifetime -------------------------------------------------------------
 
     async def check(self) -> None:
-        """Raise unless Redis answers a PING now and the subscriber connection is up."""
-        reader, writer = await connect(self.url)
-        try:
-            writer.write(encode_command("PING"))
-            reply = await asyncio.wait_for(read_reply(reader), CONNECT_TIMEOUT)
-            if reply != b"PONG":
-                raise ConnectionError(f"PING answered {reply!r}")
-        finally:
-            writer.close()
+        """Raise unless Redis answers a PING now and the subscriber connection is up; the
+        error names the URL, its password redacted."""
+        await probe_pool(self.pool, self.shown)
         self._start()
         assert self._connected is not None
-        await asyncio.wait_for(self._connected.wait(), CONNECT_TIMEOUT)
+        try:
+            await asyncio.wait_for(self._connected.wait(), CONNECT_TIMEOUT)
+        except TimeoutError:
+            raise ConnectionError(f"{self.shown}: the subscriber is not connected") from None
 
     async def aclose(self) -> None:
         self._closed = True
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
-        self._drop_connection()
+        await self._drop_connection()
         if self._publisher is not None:
             await self._publisher.aclose()
 
@@ -127,7 +346,7 @@ class RedisBroadcaster:
             if first:
                 self._ready[key] = asyncio.get_running_loop().create_future()
                 self._start()
-                if self._send("SUBSCRIBE", key):
+                if await self._send("SUBSCRIBE", key):
                     self._unconfirmed[key] = self._unconfirmed.get(key, 0) + 1
             ready = self._ready.get(key)
             if ready is not None and not self._failing:
@@ -142,14 +361,18 @@ class RedisBroadcaster:
             if not boxes and self._local.get(key) is boxes:
                 del self._local[key]
                 self._ready.pop(key, None)
-                self._send("UNSUBSCRIBE", key)
+                await self._send("UNSUBSCRIBE", key)
 
-    def _send(self, *args: str) -> bool:
+    async def _send(self, *args: str) -> bool:
         """Write a command on the subscriber connection; False when it is down (on reconnect
         every channel of ``_local`` is subscribed again)."""
-        if self._writer is None or self._writer.is_closing():
+        connection = self._connection
+        if connection is None or not connection.is_connected:
             return False
-        self._writer.write(encode_command(*args))
+        try:
+            await connection.send_command(*args, check_health=False)
+        except FAILURES:
+            return False  # the reader notices the drop and resyncs
         return True
 
     def _deliver(self, key: str, message: str | None) -> None:
@@ -172,9 +395,9 @@ class RedisBroadcaster:
         missed = False  # True once a subscriber may have missed messages (a drop, a failure)
         while not self._closed:
             try:
-                reader = await self._open()
-            except (OSError, TimeoutError, ConnectionError, RedisReplyError) as e:
-                log.warning("redis subscriber cannot connect to %s:%d: %s", self.host, self.port, e)
+                connection = await self._open()
+            except FAILURES as e:
+                log.warning("redis subscriber cannot connect to %s: %s", self.shown, e)
                 self._failing = missed = True
                 for ready in self._ready.values():  # waiting is over: the reconnection resyncs
                     if not ready.done():
@@ -189,38 +412,45 @@ class RedisBroadcaster:
                 self._resync_all()
             missed = True  # from now on, losing the connection loses messages
             try:
-                await self._listen(reader)
-            except (OSError, asyncio.IncompleteReadError, ConnectionError) as e:
-                log.warning("redis subscriber lost its connection: %s", e)
+                await self._listen(connection)
+            except FAILURES as e:
+                log.warning("redis subscriber lost its connection to %s: %s", self.shown, e)
             self._connected.clear()
-            self._drop_connection()
+            await self._drop_connection()
             self._resync_all()
             if not self._closed:
                 await asyncio.sleep(RECONNECT_DELAY)
 
-    async def _open(self) -> asyncio.StreamReader:
-        reader, writer = await connect(self.url)
-        self._writer = writer
+    async def _open(self) -> AbstractConnection:
+        connection = await connect(self.pool)
         self._unconfirmed = dict.fromkeys(self._local, 1)
         if self._local:
-            writer.write(encode_command("SUBSCRIBE", *self._local))
-        return reader
+            try:
+                await connection.send_command("SUBSCRIBE", *self._local, check_health=False)
+            except BaseException:
+                await connection.disconnect(nowait=True)
+                raise
+        self._connection = connection
+        return connection
 
-    def _drop_connection(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-            self._writer = None
+    async def _drop_connection(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with suppress(*FAILURES):
+                await connection.disconnect(nowait=True)
 
-    async def _listen(self, reader: asyncio.StreamReader) -> None:
-        replies = Replies(reader)
+    async def _listen(self, connection: AbstractConnection) -> None:
+        read = connection.read_response
+        received = self._received
         while True:
-            for reply in await replies.next():
-                self._received(reply)
+            try:
+                reply = await read(timeout=math.inf, disconnect_on_error=False, push_request=True)
+            except ResponseError as e:
+                log.error("redis subscriber: %s", e)
+                continue
+            received(reply)
 
     def _received(self, reply: Any) -> None:
-        if isinstance(reply, RedisReplyError):
-            log.error("redis subscriber: %s", reply)
-            return
         if not isinstance(reply, list) or len(reply) < 3:
             return
         kind, key = reply[0], reply[1].decode()
