@@ -62,6 +62,32 @@ def test_every_relative_link_points_at_a_file_that_exists(path: Path) -> None:
     assert broken_links(path) == []
 
 
+SOURCE_PATH = re.compile(r"`([\w.-]+(?:/[\w.-]+)+\.py)`")
+"""A Python file named by path in inline code: ``src/yacht/web/edge/limits.py``, or
+``web/storage/pg.py`` (under ``src/yacht``)."""
+
+
+def missing_sources(path: Path) -> list[str]:
+    text = FENCE.sub("", path.read_text(encoding="utf-8"))
+    return [
+        name
+        for name in SOURCE_PATH.findall(text)
+        if not any((base / name).exists() for base in (ROOT, ROOT / "src" / "yacht", path.parent))
+    ]
+
+
+@pytest.mark.parametrize("path", markdown_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_source_file_a_page_names_exists(path: Path) -> None:
+    """A module moved or removed leaves no page pointing at where it was."""
+    assert missing_sources(path) == []
+
+
+def test_the_source_check_finds_a_module_that_moved(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("`src/yacht/game.py`, `web/storage/pg.py`, `web/pg.py` and `game.py`\n")
+    assert missing_sources(page) == ["web/pg.py"]
+
+
 def test_the_link_check_finds_a_broken_link(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     (tmp_path / "there.md").write_text("# there\n")
