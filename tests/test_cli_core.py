@@ -12,7 +12,7 @@ import pytest
 from yacht.cli import main
 from yacht.cli.core import rules_text
 from yacht.dice import ROLLS
-from yacht.i18n import LANGUAGES, category_label, translator
+from yacht.i18n import LANGUAGES, category_label, preset_label, translator
 from yacht.rules import (
     CATEGORIES,
     Category,
@@ -162,7 +162,8 @@ def test_rules_prints_a_localized_summary_and_table(
     rules = rules_by_name(preset)
     _ = translator(lang).gettext
     flat = " ".join(out.split())  # descriptions may wrap
-    assert out.startswith(_("Yacht: the rules preset {name!r}").format(name=preset))
+    shown = preset if lang == "en" else preset_label(preset, lang)  # English: the id it takes
+    assert out.startswith(_("Yacht: the rules preset {name!r}").format(name=shown))
     assert " ".join(_(rules.description).split()) in flat
     lines = out.splitlines()
     table = lines[lines.index(next(x for x in lines if x.startswith(_("Category")))) + 1 :]
@@ -182,7 +183,7 @@ def test_rules_prints_a_localized_summary_and_table(
 
 
 def test_rules_uses_the_users_language_when_not_told() -> None:
-    assert yacht("rules", lang="nb").stdout.splitlines()[0] == "Yacht: regelsettet 'traditional'"
+    assert yacht("rules", lang="nb").stdout.splitlines()[0] == "Yacht: regelsettet 'Tradisjonell'"
     assert "Ykköset" in yacht("rules", lang="fi").stdout
 
 
@@ -213,4 +214,4 @@ def test_help_is_there_for_every_command() -> None:
 def test_lang_accepts_locale_spellings(capsys: pytest.CaptureFixture[str]) -> None:
     for spelling in ("nb_NO.UTF-8", "no", "NB"):
         status, out, _ = run(["rules", "--lang", spelling], capsys)
-        assert status == 0 and out.startswith("Yacht: regelsettet 'traditional'")
+        assert status == 0 and out.startswith("Yacht: regelsettet 'Tradisjonell'")

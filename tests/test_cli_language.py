@@ -260,7 +260,8 @@ def test_plain_mode_mistakes_are_explained_in_the_language(lang: str) -> None:
     out = plain(lines, [1, 2, 3, 4, 5] * 3, lang)
     assert out.count("! ") == 4
     assert english_words(out, lang, {"Ann", "hyppää", "bonus", "undo"}) == [], out
-    assert f"({hold} 1 3 " in out  # the example uses the language's own verb
+    opening, closing = {"fi": "””", "bg": "„“", "nb": "«»"}[lang]
+    assert f"({opening}{hold} 1 3{closing} " in out  # the language's own verb and quotes
 
 
 @pytest.mark.parametrize("lang", LANGS)

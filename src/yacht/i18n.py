@@ -16,6 +16,7 @@ from __future__ import annotations
 import gettext
 import locale
 import os
+import unicodedata
 from functools import cache
 from pathlib import Path
 
@@ -29,11 +30,15 @@ __all__ = [
     "CATEGORY_LABELS",
     "LANGUAGES",
     "N_",
+    "PRESET_LABELS",
     "category_label",
+    "category_names",
     "detect_language",
+    "find_category",
     "format_number",
     "format_percent",
     "language_code",
+    "preset_label",
     "translator",
 ]
 
@@ -59,6 +64,14 @@ CATEGORY_LABELS: dict[Category, str] = {
     Category.BIG_STRAIGHT: N_("Big Straight"),
     Category.CHOICE: N_("Choice"),
     Category.YACHT: N_("Yacht"),
+}
+
+
+PRESET_LABELS: dict[str, str] = {
+    "traditional": N_("Traditional"),
+    "all-dice-four": N_("Traditional, all dice in Four of a Kind"),
+    "knizia": N_("Knizia (OpenSpiel)"),
+    "clubhouse": N_("Clubhouse"),
 }
 
 
@@ -98,6 +111,69 @@ def translator(lang: str = "en", domain: str = "yacht") -> gettext.NullTranslati
 
 def category_label(category: Category, lang: str = "en") -> str:
     return translator(lang).gettext(CATEGORY_LABELS[category])
+
+
+def preset_label(name: str, lang: str = "en") -> str:
+    """A preset's name as a person reads it; its id (``traditional``) stays in JSON.
+
+    >>> preset_label("traditional", "fi"), preset_label("knizia", "en"), preset_label("x", "bg")
+    ('Perinteinen', 'Knizia (OpenSpiel)', 'x')
+    """
+    label = PRESET_LABELS.get(name)
+    return translator(lang).gettext(label) if label else name
+
+
+def _fold(text: str) -> str:
+    """A typed name without case, accents, spaces, dashes or underscores: "Neljä samaa" and
+    "nelja_samaa" fold alike."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    kept = (c for c in decomposed if not unicodedata.combining(c))
+    return "".join(c for c in kept if c.isalnum())
+
+
+@cache
+def _category_names(lang: str) -> tuple[tuple[str, Category], ...]:
+    """Every folded name a category goes by in ``lang``: its id, its English and its own label."""
+    names: dict[str, Category] = {}
+    for category in Category:
+        for name in (category.value, CATEGORY_LABELS[category], category_label(category, lang)):
+            names.setdefault(_fold(name), category)
+    return tuple(names.items())
+
+
+def find_category(text: str, lang: str = "en") -> Category | None:
+    """The category a person typed: its id, its name in English or in ``lang``, or the start of
+    one of these (three letters at least) that fits no other category; None when none fits.
+
+    >>> find_category("ykköset", "fi"), find_category("Neljä samaa", "fi")
+    (Category.ONES, Category.FOUR_OF_A_KIND)
+    >>> find_category("kakk", "fi"), find_category("full_house", "bg"), find_category("hus", "nb")
+    (Category.TWOS, Category.FULL_HOUSE, Category.FULL_HOUSE)
+    >>> find_category("ne", "fi") is None, find_category("nel", "fi") is None  # Neloset, Neljä
+    (True, True)
+    """
+    wanted = _fold(text)
+    if not wanted:
+        return None
+    names = _category_names(language_code(lang))
+    for name, category in names:
+        if name == wanted:
+            return category
+    if len(wanted) < 3:
+        return None
+    fits = {category for name, category in names if name.startswith(wanted)}
+    return fits.pop() if len(fits) == 1 else None
+
+
+def category_names(lang: str = "en") -> str:
+    """The categories as a person types them, for an error: ids in English, names otherwise.
+
+    >>> category_names("en")[:15], category_names("fi")[:17]
+    ('ones, twos, thr', 'Ykköset, Kakkoset')
+    """
+    if language_code(lang) == "en":
+        return ", ".join(c.value for c in Category)
+    return ", ".join(category_label(c, lang) for c in Category)
 
 
 def detect_language() -> str:

@@ -23,13 +23,13 @@ async def test_help_explains_the_presets_rules_in_the_players_language(tmp_path:
     config = TableConfig((Seat("Ann"),), preset="clubhouse", lang="fi")
     app = saved_app(tmp_path, config, Game(config.names, "clubhouse", ScriptedDice([1] * 5)))
     async with app.run_test(size=(80, 24)) as pilot:
-        assert "Kerhotalo" in text_of(app, "#topbar")
+        assert "Klubisäännöt" in text_of(app, "#topbar")
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         rules = text_of(app, "#help-rules")
         describe = translator("fi", "yacht").gettext
         clubhouse = rules_by_name("clubhouse")
-        assert "Säännöt: Kerhotalo" in rules
+        assert "Säännöt: Klubisäännöt" in rules
         for category in CATEGORIES:
             assert category_label(category, "fi") in rules
             text = clubhouse.scorers[category].describe(describe)
@@ -45,7 +45,7 @@ async def test_setup_names_and_describes_presets_in_the_language(tmp_path: Path)
         assert isinstance(screen, SetupScreen)
         preset = screen.query_one("#preset", Select)
         labels = [str(label) for label, _value in preset._options]
-        assert "Tradisjonell" in labels and "Klubbhus" in labels
+        assert "Tradisjonell" in labels and "Klubbregler" in labels
         describe = translator("nb", "yacht").gettext
         about = text_of(app, "#preset-about")
         assert about == describe(rules_by_name("traditional").description)

@@ -111,7 +111,7 @@ def test_bots_and_presets_are_named_in_the_readers_language(
     lobby = pages.open(server.url + "/", lang="fi")
     lobby.select_option("#seat-count", "3")
     seat = lobby.locator("#seat-specs select").nth(2)
-    expect(seat.locator("option:checked")).to_have_text("botti: keskitaso")
+    expect(seat.locator("option:checked")).to_have_text("botti: keskitasoinen")
     options = lobby.locator("#preset option").all_inner_texts()
     assert "Neljä samaa laskee kaikki nopat" in options and "all-dice-four" not in options
     expect(lobby.locator("#preset-about")).to_contain_text("ei bonuksia")

@@ -9,7 +9,7 @@ import time
 from typing import Any, TextIO
 
 from yacht.cli import CommandError, add_lang_option, cli_gettext, cli_language
-from yacht.cli.core import json_option, rules_option
+from yacht.cli.core import json_option, preset_shown, rules_option
 from yacht.cli.text import bot_label, bot_name_error, count, number, option_text, percent
 from yacht.i18n import category_label, translator
 from yacht.rules import Category
@@ -124,7 +124,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(
         _("{bot} on {rules}: {games} ({method}, {speed} games/s)").format(
             bot=bot_label(name),
-            rules=data["rules"],
+            rules=preset_shown(data["rules"]),
             games=count("{n} game", "{n} games", data["games"]),
             method=methods.get(data["method"], data["method"]),
             speed=number(data["games_per_second"], digits=0),
@@ -180,7 +180,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     }[result.measure]
     print(
         _("Review ({rules}): loss = {unit}; accurate = no loss").format(
-            rules=result.rules, unit=unit
+            rules=preset_shown(result.rules), unit=unit
         )
     )
 

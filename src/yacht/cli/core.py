@@ -11,10 +11,10 @@ import json
 import textwrap
 from typing import Any
 
-from yacht.cli import CommandError, add_lang_option, cli_gettext, parse_language
+from yacht.cli import CommandError, add_lang_option, cli_gettext, cli_language, parse_language
 from yacht.dice import ROLLS
 from yacht.game import MAX_PLAYERS, MAX_ROLLS
-from yacht.i18n import category_label, translator
+from yacht.i18n import category_label, category_names, find_category, preset_label, translator
 from yacht.rules import CATEGORIES, Category, Rules, RulesError, preset_names, rules_by_name
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "parse_faces",
     "parse_language",
     "parse_preset",
+    "preset_shown",
     "register",
     "rules_option",
     "used_categories",
@@ -85,16 +86,19 @@ def parse_faces(words: list[str]) -> list[int]:
 
 
 def parse_category(name: str | None) -> Category:
+    """A category as the user typed it: its id, its name in the run's language or English, or
+    a start of one that fits no other (``ykköset``, ``kakk``, ``full_house``)."""
     _ = cli_gettext()
-    names = ", ".join(c.value for c in CATEGORIES)
+    lang = cli_language()
+    names = category_names(lang)
     if name is None:
         raise CommandError(_("missing --category (one of: {names})").format(names=names))
-    try:
-        return Category.parse(name)
-    except RulesError:
+    category = find_category(name, lang)
+    if category is None:
         raise CommandError(
             _("unknown category {name!r} (one of: {names})").format(name=name, names=names)
-        ) from None
+        )
+    return category
 
 
 def used_categories(text: str) -> list[Category]:
@@ -105,6 +109,13 @@ def used_categories(text: str) -> list[Category]:
         _ = cli_gettext()
         raise CommandError(_("all categories are used: there is nothing left to score"))
     return used
+
+
+def preset_shown(name: str, lang: str | None = None) -> str:
+    """A preset as human output names it: its name in the user's language, its id in English
+    (what ``--rules`` takes); JSON keeps the id."""
+    lang = lang or cli_language()
+    return name if translator(lang) is translator("en") else preset_label(name, lang)
 
 
 def parse_preset(name: str) -> Rules:
@@ -152,7 +163,7 @@ def rules_text(rules: Rules, lang: str = "en", width: int = 78) -> str:
     """
     _ = translator(lang).gettext
     wrap = textwrap.TextWrapper(width=width, break_on_hyphens=False)
-    lines = [_("Yacht: the rules preset {name!r}").format(name=rules.name)]
+    lines = [_("Yacht: the rules preset {name!r}").format(name=preset_shown(rules.name, lang))]
     if rules.description:
         lines += wrap.wrap(_(rules.description))
     lines.append("")

@@ -9,7 +9,7 @@ import time
 from typing import Any, TextIO
 
 from yacht.cli import CommandError, add_lang_option, cli_gettext
-from yacht.cli.core import json_option, rules_option
+from yacht.cli.core import json_option, preset_shown, rules_option
 from yacht.cli.text import bot_label, bot_name_error, count, number, percent
 from yacht.rules import Rules, preset_names, rules_by_name
 
@@ -164,7 +164,7 @@ def _duel_rules(name: str) -> Rules:
         _ = cli_gettext()
         raise CommandError(
             _("preset {rules} has an upper bonus: the two-player table covers {presets}").format(
-                rules=rules.name,
+                rules=preset_shown(rules.name),
                 presets=", ".join(
                     n for n in preset_names() if rules_by_name(n).upper_bonus is None
                 ),
@@ -200,7 +200,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         )
         print(
             text.format(
-                rules=rules.name,
+                rules=preset_shown(rules.name),
                 kind=kind.name,
                 lowest=lowest,
                 highest=LAYERS - 1,
@@ -265,7 +265,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     print(
         _(
             "{rules}, two players, exact (ties count 1/2; to within {margin} percentage points):"
-        ).format(rules=name, margin=number(100 * ERROR_BOUND, digits=4))
+        ).format(rules=preset_shown(name), margin=number(100 * ERROR_BOUND, digits=4))
     )
     print(
         "  "
@@ -345,7 +345,7 @@ def cmd_match(args: argparse.Namespace) -> int:
             "(95%, ties count 1/2)"
         ).format(
             bots=_(" vs ").join(map(bot_label, args.bots)),
-            rules=rules.name,
+            rules=preset_shown(rules.name),
             games=count("{n} game", "{n} games", args.games),
             seconds=number(seconds, digits=1),
             rate=percent(rate, digits=2),

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from yacht.cli import CommandError, add_lang_option, cli_gettext
-from yacht.cli.core import json_option, rules_option, used_categories
+from yacht.cli.core import json_option, preset_shown, rules_option, used_categories
 from yacht.cli.errors import dice_error, no_upper_error
 from yacht.cli.text import bot_label, count, number, open_text, option_text, percent, rolls_left
 
@@ -185,7 +185,7 @@ def cmd_match(args: argparse.Namespace) -> int:
         print(
             _("{bots} ({rules}): {games}, {speed} games/s").format(
                 bots=_(" vs ").join(map(bot_label, m.bots)),
-                rules=m.rules,
+                rules=preset_shown(m.rules),
                 games=count("{n} game", "{n} games", m.games),
                 speed=number(j["games_per_second"], digits=1),
             )
@@ -276,7 +276,7 @@ def cmd_endgame(args: argparse.Namespace) -> int:
     )
     print(
         text.format(
-            rules=args.rules,
+            rules=preset_shown(args.rules),
             depth=count("{n} open category", "{n} open categories", game.depth),
             positions=count("{n} position", "{n} positions", game.positions),
             leads=count("{n} lead", "{n} leads", 2 * game.spread + 1),
@@ -326,7 +326,7 @@ def cmd_win_hint(args: argparse.Namespace) -> int:
     line = _("{rules}: dice {dice}, {rolls}; open: {open}; {players} ({how})")
     print(
         line.format(
-            rules=args.rules,
+            rules=preset_shown(args.rules),
             dice=" ".join(map(str, args.dice)),
             rolls=rolls_left(args.rolls_left),
             open=open_text(used),

@@ -32,7 +32,7 @@ from yacht.cli import CommandError, add_lang_option, cli_gettext
 from yacht.cli.core import parse_language, parse_preset, rules_option
 from yacht.dice import RandomDice
 from yacht.game import MAX_PLAYERS, MAX_ROLLS, START_RULES, Game
-from yacht.i18n import category_label, translator
+from yacht.i18n import category_label, find_category, translator
 from yacht.rules import CATEGORIES, Category
 from yacht.sheet import sheet_rows
 
@@ -222,10 +222,9 @@ class PlainGame:
         rest = text.strip().partition(" ")[2]
         command = self.command(text)
         if command == "score" and rest.strip():
-            wanted = _fold(rest)
-            for category in CATEGORIES:
-                if _fold(category_label(category, self.lang)) == wanted:
-                    return Score(category)
+            category = find_category(rest, self.lang)
+            if category is not None:
+                return Score(category)
         return Action.parse(f"{command} {rest}" if command else text)
 
     def explain(self, text: str, error: GameError) -> str:
@@ -352,7 +351,3 @@ class PlainGame:
             len(winners),
         )
         return template.format(names=names, total=max(g.totals))
-
-
-def _fold(text: str) -> str:
-    return " ".join(text.replace("_", " ").replace("-", " ").split()).casefold()

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from yacht.cli import CommandError, add_lang_option, cli_gettext
-from yacht.cli.core import json_option, rules_option, used_categories
+from yacht.cli.core import json_option, preset_shown, rules_option, used_categories
 from yacht.cli.errors import dice_error, no_upper_error
 from yacht.cli.match import cmd_win_hint
 from yacht.cli.text import number, open_text, option_text, percent, rolls_left
@@ -134,7 +134,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         else:
             _ = cli_gettext()
             text = _("{rules}: the best chance of a final total of at least {target}: {p}")
-            shown = text.format(rules=args.rules, target=args.target, p=percent(p, digits=4))
+            shown = text.format(
+                rules=preset_shown(args.rules), target=args.target, p=percent(p, digits=4)
+            )
             print(f"{shown} ({p!r})")
         return 0
     solution = solve(args.rules, use_cache=not args.no_cache)
@@ -149,7 +151,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         )
         print(
             text.format(
-                rules=args.rules,
+                rules=preset_shown(args.rules),
                 expected=number(solution.expected, digits=7),
                 seconds=number(solution.seconds, digits=3),
             )
@@ -189,7 +191,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
         return 0
     print(
         _("{rules}: dice {dice}, {rolls}; open: {open}").format(
-            rules=args.rules,
+            rules=preset_shown(args.rules),
             dice=" ".join(map(str, args.dice)),
             rolls=rolls_left(args.rolls_left),
             open=open_text(h.used),
@@ -228,7 +230,7 @@ def cmd_distribution(args: argparse.Namespace) -> int:
     seconds = number(time.perf_counter() - start, digits=2)
     print(
         _("{rules}: final total under optimal play ({seconds} s)").format(
-            rules=args.rules, seconds=seconds
+            rules=preset_shown(args.rules), seconds=seconds
         )
     )
     print(

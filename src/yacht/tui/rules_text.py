@@ -4,7 +4,7 @@ says what it scores), for the help screen; and the presets' names as the setup s
 >>> print(rules_lines(rules_by_name("traditional"), "en")[0])
 [b]Rules: Traditional[/b]
 >>> preset_label("clubhouse", "fi")
-'Kerhotalo'
+'Klubisäännöt'
 """
 
 from __future__ import annotations
