@@ -82,6 +82,60 @@ def test_every_source_file_a_page_names_exists(path: Path) -> None:
     assert missing_sources(path) == []
 
 
+DOTTED = re.compile(r"`(yacht(?:\.\w+)+)(?:\(\))?`")
+FILE_NAME = re.compile(r"\.(?:tcss|pot?|mo|sqlite3|json|toml|py)$")  # yacht.pot is a file
+
+
+def top_level_names(path: Path) -> set[str]:
+    """What a module defines or imports at its top level, and the names of its ``__all__``
+    (a lazy ``__getattr__`` serves those)."""
+    names: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                strings = (c.value for c in ast.walk(node) if isinstance(c, ast.Constant))
+                names.update(v for v in strings if isinstance(v, str))
+    return names
+
+
+def missing_names(path: Path, src: Path = ROOT / "src") -> list[str]:
+    """The ``yacht.x.y`` names in ``path``'s inline code that name no module, nor anything a
+    module defines (``yacht.bots.play_games`` when it lives in ``yacht.bots.play``)."""
+    missing = []
+    for name in DOTTED.findall(FENCE.sub("", path.read_text(encoding="utf-8"))):
+        if FILE_NAME.search(name):
+            continue
+        parts = name.split(".")
+        for i in range(len(parts), 0, -1):
+            folder = src.joinpath(*parts[:i])
+            module = folder / "__init__.py" if folder.is_dir() else folder.with_suffix(".py")
+            if module.exists():
+                break
+        if i < len(parts) and parts[i] not in top_level_names(module):
+            missing.append(name)
+    return missing
+
+
+@pytest.mark.parametrize("path", markdown_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_name_a_page_gives_in_yacht_exists(path: Path) -> None:
+    assert missing_names(path) == []
+
+
+def test_the_name_check_finds_a_name_in_the_wrong_module(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "`yacht.bots.play.play_games`, `yacht.bots.play_games`, `yacht.game.Game`, `yacht.env`,"
+        " `yacht.env.evaluate` (lazy), `yacht.tcss`, `yacht.web.bus.resp.Publisher`\n"
+    )
+    assert missing_names(page) == ["yacht.bots.play_games", "yacht.web.bus.resp.Publisher"]
+
+
 def test_the_source_check_finds_a_module_that_moved(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text("`src/yacht/game.py`, `web/storage/pg.py`, `web/pg.py` and `game.py`\n")
