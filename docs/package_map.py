@@ -6,7 +6,8 @@ FastAPI side need not even be installed). A page asks for one with a marker line
 
 ``<!-- modules-map yacht.web -->``
     a nested list of the package's sub-packages and modules, each with the summary of its
-    docstring and a link to its API page, in the order of its layers (:data:`LAYERS`);
+    docstring and a link to its API page, top down in the order of its layers (:func:`layers`:
+    the import-linter contract in ``pyproject.toml`` that checks them);
 ``<!-- modules-reference yacht.web.api -->``
     a mkdocstrings ``::: name`` block for the package and for every public module under it.
 
@@ -19,15 +20,16 @@ from __future__ import annotations
 import ast
 import pkgutil
 import re
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parent.parent / "src"
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "src"
 
 LAYERS: dict[str, tuple[str, ...]] = {
-    # the arrows of ARCHITECTURE.md, top down (api > service > storage | bus > protocol);
-    # edge wraps the app. A sub-package not named here follows these, by name.
-    "yacht.web": ("api", "service", "storage", "bus", "protocol", "edge"),
+    # used when pyproject.toml has no import-linter layers contract for the package
+    "yacht.web": ("app", "api", "service", "storage", "bus", "edge", "protocol", "settings"),
 }
 
 MARKER = re.compile(r"^<!-- modules-(map|reference) ([\w.]+) -->$", re.M)
@@ -59,6 +61,18 @@ def summary(path: Path) -> str:
     return first.replace("``", "`")
 
 
+def layers(package: str, pyproject: Path = ROOT / "pyproject.toml") -> tuple[str, ...]:
+    """The names of ``package``'s modules and sub-packages top down, as its import-linter
+    layers contract has them (siblings of a layer in the contract's order), else :data:`LAYERS`."""
+    config = tomllib.loads(pyproject.read_text(encoding="utf-8")) if pyproject.exists() else {}
+    contracts = config.get("tool", {}).get("importlinter", {}).get("contracts", [])
+    for contract in contracts:
+        if contract.get("type") == "layers" and contract.get("containers") == [package]:
+            names = (n for layer in contract["layers"] for n in re.split(r"[|:]", layer))
+            return tuple(n.strip().strip("()") for n in names)  # "(x)": an optional layer
+    return LAYERS.get(package, ())
+
+
 def read(name: str, src: Path = SRC) -> Module:
     """The package ``name`` (dotted) under ``src``, with every public module under it."""
     folder = src.joinpath(*name.split("."))
@@ -70,11 +84,11 @@ def read(name: str, src: Path = SRC) -> Module:
 def _package(name: str, folder: Path) -> Module:
     package = Module(name, folder / "__init__.py", True, summary(folder / "__init__.py"))
     found = [m for m in pkgutil.iter_modules([str(folder)]) if not m.name.startswith("_")]
-    order = LAYERS.get(name, ())
+    order = layers(name)
 
-    def key(m: pkgutil.ModuleInfo) -> tuple[bool, int, str]:
-        # modules first (the wiring), then sub-packages in their layers' order
-        return (m.ispkg, order.index(m.name) if m.name in order else len(order), m.name)
+    def key(m: pkgutil.ModuleInfo) -> tuple[int, bool, str]:
+        # the layers top down; then what no layer names, modules before sub-packages
+        return (order.index(m.name) if m.name in order else len(order), m.ispkg, m.name)
 
     for info in sorted(found, key=key):
         dotted = f"{name}.{info.name}"

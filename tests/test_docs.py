@@ -362,6 +362,23 @@ def test_the_map_is_read_from_whatever_modules_there_are(tmp_path: Path) -> None
         hook.expand("<!-- modules-reference yacht.gone -->", tmp_path)
 
 
+def test_the_map_takes_its_order_from_the_layers_contract(tmp_path: Path) -> None:
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text(
+        "[[tool.importlinter.contracts]]\n"
+        'type = "layers"\ncontainers = ["yacht.web"]\n'
+        'layers = ["api", "service : hints", "(bus) | edge"]\n'
+    )
+    assert package_map().layers("yacht.web", pyproject) == (
+        "api",
+        "service",
+        "hints",
+        "bus",
+        "edge",
+    )
+    assert package_map().layers("yacht.tui", pyproject) == ()
+
+
 def reference_entries() -> set[str]:
     """What the API pages document: their ``::: name`` lines, once the hook has written the
     generated lists in."""
