@@ -362,6 +362,28 @@ def test_the_map_is_read_from_whatever_modules_there_are(tmp_path: Path) -> None
         hook.expand("<!-- modules-reference yacht.gone -->", tmp_path)
 
 
+def test_the_web_api_page_lists_every_websocket_message() -> None:
+    """docs/web/api.md names each ``type`` of both message unions, and a REST endpoint for each
+    in-game message."""
+    pytest.importorskip("pydantic", reason="the web extra: pip install 'yacht[web]'")
+    from typing import get_args
+
+    from yacht.web.protocol import messages
+
+    def types(union: object) -> set[str]:
+        return {cls.model_fields["type"].default for cls in get_args(get_args(union)[0])}
+
+    page = (DOCS / "web" / "api.md").read_text(encoding="utf-8")
+    section = page.split("## Messages and endpoints", 1)[1].split("\n## ", 1)[0]
+    sent, received = section.split("the server sends", 1)
+    client, server = types(messages.ClientMessage), types(messages.ServerMessage)
+    assert {"hello", "action", "take_back", "seed"} <= client and "state" in server
+    assert sorted(t for t in client if f"`{t}`" not in sent) == []
+    assert sorted(t for t in server if f"`{t}`" not in received) == []
+    in_game = client - {"hello", "action", "ping"}
+    assert sorted(t for t in in_game if f"`/{t.replace('_', '-')}`" not in section) == []
+
+
 def test_the_map_takes_its_order_from_the_layers_contract(tmp_path: Path) -> None:
     pyproject = tmp_path / "pyproject.toml"
     pyproject.write_text(
