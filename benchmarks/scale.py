@@ -28,7 +28,7 @@ from benchmarks.machine import header, on_one_core
 from yacht.loadtest.run import decide
 from yacht.web.bus.broadcast import LocalBroadcaster
 from yacht.web.protocol.messages import ClientMessage, CreateTable, JoinSeat
-from yacht.web.service.play import GameService
+from yacht.web.service.tables import TableService
 from yacht.web.settings import Settings
 from yacht.web.storage.store import Store
 
@@ -60,7 +60,7 @@ async def _moves(url: str) -> tuple[int, float, float]:
     first = Store(url)
     first.migrate()
     services = [
-        GameService(store, LocalBroadcaster(), Settings(database=url, bot_delay=0))
+        TableService(store, LocalBroadcaster(), Settings(database=url, bot_delay=0))
         for store in (first, Store(url))
     ]
     tables: list[tuple[str, list[str], dict[str, Any]]] = []

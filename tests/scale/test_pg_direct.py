@@ -12,6 +12,7 @@ import pytest
 
 from yacht.web.app import create_app
 from yacht.web.settings import Settings
+from yacht.web.storage.changes import Change
 from yacht.web.storage.store import ConflictError, Store
 
 with warnings.catch_warnings():
@@ -43,14 +44,10 @@ def test_a_move_and_a_seat_change_read_back_the_same_both_ways(pg_url: str) -> N
         snap = await store.aload(code)
         assert snap is not None
         state = {**(snap.game.state or {}), "note": "moved"}
-        revision = await store.achange(
-            code, snap.revision, seats={}, game={"state": state, "version": 7}, new_game=None,
-            table={},
-        )  # fmt: skip
-        revision = await store.achange(
-            code, revision, seats={1: {"name": "Bo"}}, game={}, new_game=None,
-            table={"fair_next": None},
-        )  # fmt: skip
+        moved = Change(game={"state": state, "version": 7})
+        revision = await store.achange(code, snap.revision, moved)
+        seated = Change(seats={1: {"name": "Bo"}}, table={"fair_next": None})
+        revision = await store.achange(code, revision, seated)
         fast = await store.aload(code)
         await store.aclose()
         return fast, revision
@@ -75,15 +72,10 @@ def test_a_move_on_a_stale_revision_writes_nothing(pg_url: str) -> None:
     async def work() -> None:
         snap = await store.aload(code)
         assert snap is not None
-        await store.achange(
-            code, snap.revision, seats={}, game={"version": 5}, new_game=None, table={}
-        )
+        await store.achange(code, snap.revision, Change(game={"version": 5}))
         for seats in ({}, {0: {"name": "Late"}}):  # the one-statement move, and a transaction
             with pytest.raises(ConflictError):
-                await store.achange(
-                    code, snap.revision, seats=seats, game={"version": 99}, new_game=None,
-                    table={},
-                )  # fmt: skip
+                await store.achange(code, snap.revision, Change(seats=seats, game={"version": 99}))
         await store.aclose()
 
     asyncio.run(work())
@@ -95,7 +87,8 @@ def test_a_move_on_a_stale_revision_writes_nothing(pg_url: str) -> None:
 
 def test_the_direct_path_can_be_switched_off(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("YACHT_PG_DIRECT", "0")
-    store = Store(pg_url)
+    settings = Settings()
+    store = Store(pg_url, direct=settings.pg_direct)
     assert store.direct is None  # every statement then goes through worker threads
     store.close()
 
@@ -105,13 +98,23 @@ def test_a_connection_left_inside_a_transaction_is_not_reused(pg_url: str) -> No
     direct = store.direct
     assert direct is not None
 
+    async def left_open(connection: Any) -> None:
+        await connection.execute("BEGIN")
+        raise RuntimeError("cancelled half-way through a change")
+
+    async def in_transaction(connection: Any) -> bool:
+        await together.wait()  # every connection of the pool is out at once
+        return bool(connection.is_in_transaction())
+
+    together = asyncio.Barrier(direct.size)
+
     async def work() -> None:
-        connection = await direct._take()
-        await connection.execute("BEGIN")  # as a task cancelled half-way through a change
-        direct._give(connection)
-        assert connection.is_closed() and direct._made == 0
+        with pytest.raises(RuntimeError):
+            await direct._run(left_open)
+        states = await asyncio.gather(*(direct._run(in_transaction) for _ in range(direct.size)))
+        assert states == [False] * direct.size
         code, _ = await asyncio.to_thread(opened, pg_url)
-        assert await store.aload(code) is not None  # a new connection is made
+        assert await store.aload(code) is not None
         await store.aclose()
 
     asyncio.run(work())

@@ -72,16 +72,16 @@ def test_a_rematch_while_the_review_is_written_is_driven(
 ) -> None:
     """The bot of the new game moves even when the rematch came while the server was still
     writing the finished game's review (the driver used to end with the review)."""
-    from yacht.web.service import bots as players
+    from yacht.web.service import bots
 
-    real = players.review_json
+    real = bots.review_json
 
     def slow_review(game: Any) -> Any:
         review = real(game)
         time.sleep(0.4)  # the rematch below lands while the review is being made
         return review
 
-    monkeypatch.setattr(players, "review_json", slow_review)
+    monkeypatch.setattr(bots, "review_json", slow_review)
     with TestClient(make_app(db)) as client:
         t = Table.create(client, "random", "human")
         t.join(1, "Ann")

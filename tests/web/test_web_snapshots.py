@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 from yacht.dice import FairDice
 from yacht.game import Game
 from yacht.web.service.runner import needs_server
+from yacht.web.storage.changes import Change
 from yacht.web.storage.models import TableRow
 from yacht.web.storage.snapshots import SnapshotCache, applied, caught_up
 from yacht.web.storage.store import TableSnapshot
@@ -129,7 +130,7 @@ def test_the_cache_keeps_the_newest_revision_and_a_bounded_size(client: TestClie
     snap, game = service.cached(t.code)
     cache = SnapshotCache(size=2)
     cache.put(snap, game)
-    newer = applied(snap, snap.revision + 1, seats={1: {"name": "Bea"}})
+    newer = applied(snap, snap.revision + 1, Change(seats={1: {"name": "Bea"}}))
     cache.put(newer, game)
     cache.put(snap, game)  # a read that started before the change and ended after it
     entry = cache.get(t.code)

@@ -11,6 +11,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from starlette.testclient import TestClient
 
+from yacht.web.storage.changes import Change
 from yacht.web.storage.models import Base
 from yacht.web.storage.store import ConflictError, Store
 
@@ -39,9 +40,9 @@ def test_a_change_from_a_stale_revision_writes_nothing(db: Path, client: TestCli
     store = Store(f"sqlite:///{db}")
     snap = store.load(t.code)
     assert snap is not None
-    revision = store.change(t.code, snap.revision, seats={0: {"name": "Ann"}})
+    revision = store.change(t.code, snap.revision, Change(seats={0: {"name": "Ann"}}))
     with pytest.raises(ConflictError):
-        store.change(t.code, snap.revision, seats={1: {"name": "Late"}})
+        store.change(t.code, snap.revision, Change(seats={1: {"name": "Late"}}))
     again = store.load(t.code)
     assert again is not None and again.revision == revision
     assert [s.name for s in again.seats] == ["Ann", None]

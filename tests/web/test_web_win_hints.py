@@ -133,10 +133,10 @@ def test_a_new_table_with_opponents_prepares_the_win_tables_once_per_preset(
     """The first P(win) hint or winner move does not wait for tables: opening a table with
     opponents and hints (or a winner seat) starts building them, once per preset and
     table kind (heads-up also needs the endgame table) in each server process."""
-    from yacht.web.service import bots as players
+    from yacht.web.service import bots
 
     calls: list[tuple[str, int]] = []
-    monkeypatch.setattr(players, "_PREPARING", set())
+    monkeypatch.setattr(bots, "_PREPARING", set())
     monkeypatch.setattr(
         "yacht.strategy.win.prepare", lambda rules, n: calls.append((rules.name, n))
     )

@@ -90,9 +90,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from yacht.web.app import create_app
     from yacht.web.edge.limits import MAX_FRAME
     from yacht.web.edge.logs import json_line, uvicorn_log_config
-    from yacht.web.edge.serving import serve_options
+    from yacht.web.edge.serving import UnguardedError, serve_options
     from yacht.web.settings import default_database_url
 
+    try:
+        guards = serve_options()  # header/body timeouts, connections per client
+    except UnguardedError as e:
+        print(f"yacht serve: {e}", file=sys.stderr)
+        return 2
     database = args.database or default_database_url()
     if args.redis:
         check_redis(args.redis)
@@ -117,7 +122,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         log_config=logs,
         ws_max_size=MAX_FRAME,
-        **serve_options(),  # header/body timeouts, connections per client (see README Limits)
+        **guards,
     )
     return 0
 

@@ -1,31 +1,28 @@
-"""Settings of a web server: its database, how bots pace themselves, where dice seeds come from."""
+"""Every option of a web server, in one pydantic-settings class.
+
+Each field can be given to :func:`yacht.web.app.create_app` as an argument or read from the
+environment as ``YACHT_<FIELD>`` (``YACHT_DATABASE``, ``YACHT_BOT_DELAY``, ...); nothing else in
+the web package reads ``os.environ`` for its own options.
+
+>>> Settings(bot_delay=0).bot_delay
+0.0
+>>> import os
+>>> os.environ["YACHT_WAITING_TOTAL"] = "20"
+>>> Settings().waiting_total
+20
+>>> del os.environ["YACHT_WAITING_TOTAL"]
+"""
 
 from __future__ import annotations
 
-import os
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
 __all__ = ["Settings", "data_dir", "default_database_url", "random_seed"]
-
-
-def data_dir() -> Path:
-    """The directory for the default database: $YACHT_DATA_DIR, else the user data dir."""
-    override = os.environ.get("YACHT_DATA_DIR")
-    if override:
-        return Path(override).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("yacht"))
-
-
-def default_database_url() -> str:
-    """An SQLite file in :func:`data_dir` (created when missing)."""
-    directory = data_dir()
-    directory.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{directory / 'yacht.sqlite3'}"
 
 
 def random_seed() -> str:
@@ -33,20 +30,25 @@ def random_seed() -> str:
     return secrets.token_hex(32)
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(BaseSettings):
     """Everything :func:`yacht.web.app.create_app` can be told.
 
-    ``seeds`` makes the secret server seeds (tests inject a deterministic one so games repeat);
-    ``bot_delay`` is the pause, in seconds, before a bot acts, so people can follow its moves;
-    ``prepare_tables``: when a table with opponents opens, build the tables of P(win) hints and
-    the ``winner`` bot in the background (tests that do not need them turn it off);
-    ``waiting_ttl``, ``idle_ttl``: tables waiting for players, and games in play without a
-    move, are deleted after that many seconds (checked every ``sweep_every`` seconds).
+    ``seeds`` makes the secret server seeds (tests inject a deterministic one so games repeat;
+    not read from the environment); ``bot_delay`` is the pause, in seconds, before a bot acts,
+    so people can follow its moves; ``prepare_tables``: when a table with opponents opens,
+    build the tables of P(win) hints and the ``winner`` bot in the background (tests that do
+    not need them turn it off); ``waiting_ttl``, ``idle_ttl``: tables waiting for players, and
+    games in play without a move, are deleted after that many seconds (checked every
+    ``sweep_every`` seconds); ``pg_direct``: a move's statements on PostgreSQL go through
+    asyncpg from the event loop (off: SQLAlchemy in worker threads).
     """
 
+    model_config = SettingsConfigDict(env_prefix="YACHT_", frozen=True, extra="forbid")
+
     database: str = ""
-    seeds: Callable[[], str] = field(default=random_seed)
+    redis: str = ""
+    data_dir: Path | None = None
+    seeds: Callable[[], str] = Field(default=random_seed, exclude=True)
     bot_delay: float = 0.6
     public_url: str = ""
     prepare_tables: bool = True
@@ -55,6 +57,27 @@ class Settings:
     sweep_every: float = 60.0  # s between two clean-ups
     waiting_per_client: int = 5  # tables waiting for players one client may have opened
     waiting_total: int = 1000  # tables waiting for players on the whole server
+    pg_direct: bool = True
 
     def database_url(self) -> str:
-        return self.database or default_database_url()
+        """The database to use: ``database``, else an SQLite file in :func:`data_dir`."""
+        return self.database or default_database_url(self.data_dir)
+
+
+def data_dir(override: Path | None = None) -> Path:
+    """The directory for the default database: ``override`` (``$YACHT_DATA_DIR``), else the
+    user data dir."""
+    if override is None:
+        override = Settings().data_dir
+    if override is not None:
+        return override.expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("yacht"))
+
+
+def default_database_url(override: Path | None = None) -> str:
+    """An SQLite file in :func:`data_dir` (created when missing)."""
+    directory = data_dir(override)
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{directory / 'yacht.sqlite3'}"

@@ -11,10 +11,13 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from yacht.web.edge.limits import QUOTAS, WAITING_PER_CLIENT
+from yacht.web.edge.limits import QUOTAS
 from yacht.web.service.hints import HintDesk
+from yacht.web.settings import Settings
 
 from ..helpers import Table
+
+WAITING_PER_CLIENT = Settings().waiting_per_client
 
 
 def service(client: TestClient) -> Any:
@@ -136,8 +139,8 @@ def test_the_server_caps_waiting_tables_in_total(db: Any) -> None:
 
     from ..helpers import seed_maker
 
-    app = create_app(f"sqlite:///{db}", settings=Settings(prepare_tables=False, waiting_total=2))
-    app.state.service.settings = Settings(seeds=seed_maker())
+    settings = Settings(prepare_tables=False, waiting_total=2)
+    app = create_app(f"sqlite:///{db}", settings=settings, seeds=seed_maker())
     with TestClient(app) as client:
         for _ in range(2):
             assert (

@@ -5,6 +5,7 @@ one client cannot hold more than the cap of connections at once (HTTP and WebSoc
 from __future__ import annotations
 
 import socket
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -127,3 +128,29 @@ def test_one_client_holds_at_most_the_cap_of_websockets(
             assert refused.value.code == 1008
         with client.websocket_connect(url) as again:  # the two closed: welcome again
             assert again.receive_json()["type"] == "state"
+
+
+def test_the_limits_fail_closed_when_uvicorn_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A uvicorn whose httptools protocol lacks a method the guard extends: no options that
+    would serve without timeouts and cap, but an error naming what is missing."""
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    monkeypatch.delattr(HttpToolsProtocol, "on_headers_complete")
+    with pytest.raises(serving.UnguardedError, match="on_headers_complete"):
+        serving.serve_options()
+
+
+def test_yacht_serve_refuses_to_start_unguarded(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Without httptools the server does not start: one line, exit status 2, nothing served."""
+    from yacht.cli import main
+
+    monkeypatch.setitem(sys.modules, "uvicorn.protocols.http.httptools_impl", None)
+    db = tmp_path / "yacht.sqlite3"
+    status = main(["serve", "--port", "0", "--database", f"sqlite:///{db}"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.startswith("yacht serve: ") and "uvicorn[standard]" in err
+    assert len(err.strip().splitlines()) == 1
+    assert not db.exists()  # it stopped before opening the database

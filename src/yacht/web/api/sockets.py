@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -25,6 +26,7 @@ from yacht.web.edge.limits import (
     receive_text,
 )
 from yacht.web.edge.serving import MAX_CONNECTIONS, OPEN
+from yacht.web.protocol.errors import TableError
 from yacht.web.protocol.messages import (
     ActionMessage,
     ClientMessage,
@@ -39,12 +41,10 @@ from yacht.web.protocol.messages import (
     TakeBackMessage,
     WelcomeMessage,
 )
-from yacht.web.service.play import GameService
-from yacht.web.service.tables import TableError
+from yacht.web.service.tables import TableService
 
-__all__ = ["MAX_MESSAGE", "table_socket"]
+__all__ = ["HANDLERS", "table_socket"]
 
-MAX_MESSAGE = 8192  # bytes; no legal message comes near it
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
@@ -60,7 +60,7 @@ def describe(error: ValidationError) -> str:
 class Connection:
     """One WebSocket watching one table; sends are serialised."""
 
-    def __init__(self, websocket: WebSocket, service: GameService, code: str) -> None:
+    def __init__(self, websocket: WebSocket, service: TableService, code: str) -> None:
         self.websocket = websocket
         self.service = service
         self.code = code
@@ -84,58 +84,68 @@ class Connection:
             await self.send(text)
 
     async def handle(self, text: str) -> None:
+        """One message (its size and rate already checked by the edge): parse, hand to the
+        service, reply to this client; a refusal is an ``error`` to this client only."""
         ref = None
         start = time.perf_counter()
         try:
-            if len(text.encode()) > MAX_MESSAGE:
-                raise TableError("invalid", f"message too large (over {MAX_MESSAGE} bytes)")
             try:
                 msg = CLIENT_MESSAGE.validate_json(text)
             except ValidationError as e:
                 raise TableError("invalid", describe(e)) from None
             ref = msg.ref
             self.service.metrics.observe("receive", time.perf_counter() - start)
-            reply = await self.dispatch(msg)
+            reply = await HANDLERS[type(msg)](self, msg)
             if reply is not None:
                 await self.send(reply)
         except TableError as e:
             await self.send(ErrorMessage(code=e.code, message=e.message, ref=ref))
 
-    async def dispatch(self, msg: Any) -> BaseModel | None:
-        svc = self.service
-        if isinstance(msg, HelloMessage):
-            accepted = await svc.arrive(
-                self.code, [(s.seat, s.token) for s in msg.seats if s.seat not in self.seats]
-            )
-            self.seats.update(accepted)
-            return WelcomeMessage(seats=sorted(self.seats), ref=msg.ref)
-        if isinstance(msg, ActionMessage):
-            await svc.act(self.code, msg)  # everyone, this client too, gets the new state
-            return None
-        if isinstance(msg, HintMessage):
-            svc.limits.take("hint", self.client)
-            return await svc.hint(self.code, msg)
-        if isinstance(msg, HandToBotMessage):
-            await svc.hand_to_bot(self.code, msg)
-            if msg.seat == msg.by:
-                self.seats.discard(msg.seat)
-            return None
-        if isinstance(msg, TakeBackMessage):
-            await svc.take_back(self.code, msg)
-            return None
-        if isinstance(msg, SeedMessage):
-            await svc.contribute(self.code, msg)
-            return None
-        if isinstance(msg, RematchMessage):
-            await svc.rematch(self.code, msg)
-            return None
-        if isinstance(msg, PingMessage):
-            return PongMessage(ref=msg.ref)
-        raise TableError("invalid", f"unknown message {msg!r}")
+    async def hello(self, msg: HelloMessage) -> BaseModel:
+        fresh = [(s.seat, s.token) for s in msg.seats if s.seat not in self.seats]
+        self.seats.update(await self.service.arrive(self.code, fresh))
+        return WelcomeMessage(seats=sorted(self.seats), ref=msg.ref)
+
+    async def action(self, msg: ActionMessage) -> None:
+        await self.service.act(self.code, msg)  # everyone, this client too, gets the new state
+
+    async def hint(self, msg: HintMessage) -> BaseModel:
+        self.service.limits.take("hint", self.client)
+        return await self.service.hint(self.code, msg)
+
+    async def hand_to_bot(self, msg: HandToBotMessage) -> None:
+        await self.service.hand_to_bot(self.code, msg)
+        if msg.seat == msg.by:
+            self.seats.discard(msg.seat)
+
+    async def take_back(self, msg: TakeBackMessage) -> None:
+        await self.service.take_back(self.code, msg)
+
+    async def seed(self, msg: SeedMessage) -> None:
+        await self.service.contribute(self.code, msg)
+
+    async def rematch(self, msg: RematchMessage) -> None:
+        await self.service.rematch(self.code, msg)
+
+    async def ping(self, msg: PingMessage) -> BaseModel:
+        return PongMessage(ref=msg.ref)
+
+
+HANDLERS: dict[type[Any], Callable[[Connection, Any], Awaitable[BaseModel | None]]] = {
+    HelloMessage: Connection.hello,
+    ActionMessage: Connection.action,
+    HintMessage: Connection.hint,
+    HandToBotMessage: Connection.hand_to_bot,
+    TakeBackMessage: Connection.take_back,
+    SeedMessage: Connection.seed,
+    RematchMessage: Connection.rematch,
+    PingMessage: Connection.ping,
+}
+"""What each kind of :data:`~yacht.web.protocol.messages.ClientMessage` asks of the service."""
 
 
 async def table_socket(websocket: WebSocket, code: str) -> None:
-    service: GameService = websocket.app.state.service
+    service: TableService = websocket.app.state.service
     client = client_key(websocket.scope)
     capped = client is not None and client not in LOCAL  # not the operator's own load tests
     if capped and client is not None and OPEN[client] >= MAX_CONNECTIONS:  # at the handshake
@@ -152,7 +162,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
                 del OPEN[client]
 
 
-async def _serve(websocket: WebSocket, service: GameService, code: str) -> None:
+async def _serve(websocket: WebSocket, service: TableService, code: str) -> None:
     await websocket.accept()
     try:
         await service.load(code)

@@ -18,10 +18,11 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from cachetools import LRUCache
 
 if TYPE_CHECKING:
     from yacht.web.protocol.messages import ErrorCode
@@ -107,15 +108,13 @@ class Quota:
         return f"too many {what}: at most {self.burst} at once, then one every {self.every:g} s"
 
 
-# What each costs a legitimate player is in docs/web/limits (README "Limits").
+# What each costs a legitimate player is in docs/web/limits.md.
 QUOTAS: dict[str, Quota] = {
     "create": Quota(burst=10, every=30.0),  # tables opened
     "join": Quota(burst=20, every=2.0),  # seats taken
     "hint": Quota(burst=10, every=1.0),  # hints asked (REST and WebSocket together)
     "action": Quota(burst=60, every=0.1),  # REST in-game requests (roll, hold, score...)
 }
-WAITING_PER_CLIENT = 5  # tables waiting for players one client may have opened (Settings)
-WAITING_TOTAL = 1000  # tables waiting for players on the whole server (Settings)
 CLIENTS = 10_000  # clients whose buckets are remembered (the least recent are forgotten)
 LOCAL = frozenset({"127.0.0.1", "::1"})
 """Clients on the server's own machine: its operator (load tests, health checks, a proxy that
@@ -137,16 +136,14 @@ class KeyedBuckets:
         self.quota = quota
         self.clock = clock
         self.size = size
-        self._buckets: OrderedDict[str, RateLimit] = OrderedDict()
+        self._buckets: LRUCache[str, RateLimit] = LRUCache(size)
 
     def take(self, key: str) -> bool:
         bucket = self._buckets.get(key)
         if bucket is None:
-            bucket = RateLimit(1.0 / self.quota.every, self.quota.burst, self.clock)
-            self._buckets[key] = bucket
-            while len(self._buckets) > self.size:
-                self._buckets.popitem(last=False)
-        self._buckets.move_to_end(key)
+            bucket = self._buckets[key] = RateLimit(
+                1.0 / self.quota.every, self.quota.burst, self.clock
+            )
         return bucket.take()
 
 
@@ -157,15 +154,11 @@ class ClientLimits:
         self,
         quotas: Mapping[str, Quota] | None = None,
         clock: Callable[[], float] = time.monotonic,
-        waiting_per_client: int = WAITING_PER_CLIENT,
-        waiting_total: int = WAITING_TOTAL,
         exempt: frozenset[str] = LOCAL,
     ) -> None:
         self.exempt = exempt
         self.quotas = dict(quotas or QUOTAS)
         self.buckets = {k: KeyedBuckets(q, clock) for k, q in self.quotas.items()}
-        self.waiting_per_client = waiting_per_client
-        self.waiting_total = waiting_total
 
     def take(self, kind: str, client: str | None) -> None:
         """Spend one of ``client``'s ``kind`` tokens; TableError ``rate_limited`` if none."""
@@ -175,24 +168,6 @@ class ClientLimits:
             return
         log.warning("rate limited: %s", kind, extra={"client": client, "limit": kind})
         raise TableError("rate_limited", self.quotas[kind].describe(_WHAT[kind]))
-
-    async def check_waiting(self, store: Any, creator: str | None) -> None:
-        """Refuse a new table while ``creator`` (or the server) has too many waiting."""
-        import asyncio
-
-        from yacht.web.protocol.errors import TableError
-
-        if creator is not None:
-            mine = await asyncio.to_thread(store.waiting_count, creator)
-            if mine >= self.waiting_per_client:
-                raise TableError(
-                    "rate_limited",
-                    f"you have {mine} tables waiting for players, the most one client may "
-                    "have: fill one, or wait until one expires",
-                )
-        total = await asyncio.to_thread(store.waiting_count)
-        if total >= self.waiting_total:
-            raise TableError("busy", f"the server has {total} tables waiting: join one of them")
 
 
 _WHAT = {"create": "new tables", "join": "joins", "hint": "hints", "action": "requests"}

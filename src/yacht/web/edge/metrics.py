@@ -42,19 +42,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
-from fastapi.responses import JSONResponse
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
     Histogram,
     generate_latest,
 )
 
-from yacht.web.edge.limits import LOCAL
-
-__all__ = ["LAG_INTERVAL", "STAGES", "Metrics", "router"]
+__all__ = ["LAG_INTERVAL", "STAGES", "Metrics"]
 
 LAG_INTERVAL = 0.05  # seconds the loop-lag task sleeps between looks
 STAGES = ("receive", "decide", "database", "publish", "send")
@@ -166,29 +161,3 @@ class Metrics:
         elif self._gc_started:
             self._generations[info["generation"]].observe(time.perf_counter() - self._gc_started)
             self._gc_started = 0.0
-
-
-RELAYED = ("x-forwarded-for", "forwarded", "x-real-ip")
-router = APIRouter()
-
-
-def from_operator(request: Request) -> bool:
-    """A request from the server's own machine that no proxy relayed."""
-    client = request.client
-    if client is None or client.host not in LOCAL:
-        return False
-    return not any(header in request.headers for header in RELAYED)
-
-
-@router.get("/metrics", include_in_schema=False)
-async def metrics(request: Request) -> Response:
-    """The process's metrics in Prometheus's text format; loopback only (module docstring)."""
-    if not from_operator(request):
-        body = {
-            "type": "error",
-            "code": "not_found",
-            "message": "/metrics answers the server's own machine only",
-            "ref": None,
-        }
-        return JSONResponse(body, status_code=404)
-    return Response(request.app.state.metrics.text(), media_type=CONTENT_TYPE_LATEST)

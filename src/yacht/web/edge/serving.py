@@ -11,8 +11,8 @@
   client of a reverse proxy comes from its address (cap connections in the proxy then);
   their WebSockets are still capped per client, by the X-Forwarded-For address.
 
-These are the figures in the README's "Limits" section; :func:`serve_options` hands them
-to ``uvicorn.run``.
+These are the figures of docs/web/limits.md; :func:`serve_options` hands them to
+``uvicorn.run``, and refuses to start the server when they cannot be applied.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ __all__ = [
     "KEEP_ALIVE",
     "MAX_CONNECTIONS",
     "OPEN",
+    "UnguardedError",
     "guarded_protocol",
     "serve_options",
 ]
@@ -142,13 +143,39 @@ def guarded_protocol(
     return GuardedProtocol
 
 
+HOOKS = (
+    "connection_made",
+    "connection_lost",
+    "on_message_begin",
+    "on_headers_complete",
+    "on_message_complete",
+    "handle_websocket_upgrade",
+)
+"""The methods of uvicorn's httptools protocol that :func:`guarded_protocol` extends."""
+
+
+class UnguardedError(RuntimeError):
+    """The limits above cannot be applied: the server refuses to start without them."""
+
+
 def serve_options() -> dict[str, Any]:
-    """The uvicorn.run options that apply the limits above (plain uvicorn without httptools)."""
-    options: dict[str, Any] = {"timeout_keep_alive": KEEP_ALIVE}
+    """The uvicorn.run options that apply the limits above.
+
+    Fails closed: when uvicorn's httptools protocol is missing, or no longer has every method
+    the guard extends (a uvicorn release that changed it), :class:`UnguardedError` says so
+    and the server does not start, rather than serving with no timeouts and no cap."""
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError as e:
+        raise UnguardedError(
+            f"uvicorn's httptools protocol cannot be imported ({e}): install uvicorn[standard]"
+        ) from None
+    missing = [name for name in HOOKS if not callable(getattr(HttpToolsProtocol, name, None))]
+    if missing:
+        raise UnguardedError(
+            "this uvicorn's httptools protocol lacks " + ", ".join(missing) + ": the slow-client "
+            "timeouts and the connection cap cannot be applied; install a supported uvicorn"
+        )
     trusted = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
     proxies = {a.strip() for a in trusted.split(",")}
-    try:
-        options["http"] = guarded_protocol(proxies=proxies)
-    except ImportError:  # pragma: no cover - httptools comes with uvicorn[standard]
-        log.warning("httptools is missing: no header/body timeouts nor per-client cap")
-    return options
+    return {"timeout_keep_alive": KEEP_ALIVE, "http": guarded_protocol(proxies=proxies)}

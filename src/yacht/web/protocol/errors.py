@@ -1,12 +1,33 @@
-"""The one error every refused request raises, and its HTTP status (:mod:`yacht.web.service.tables`
-re-exports both)."""
+"""The web's one error design: an :data:`ErrorCode` and a message, raised as :class:`TableError`
+anywhere below the endpoints, answered as an ``error`` message with the code's HTTP status."""
 
 from __future__ import annotations
 
-from yacht.actions import GameError, GameOverError, InvalidActionError, NotYourTurnError
-from yacht.web.protocol.messages import ErrorCode
+from typing import Literal
 
-__all__ = ["ERROR_STATUS", "TableError", "engine_error"]
+from yacht.actions import GameError, GameOverError, InvalidActionError, NotYourTurnError
+
+__all__ = ["ERROR_STATUS", "ErrorCode", "TableError", "engine_error"]
+
+ErrorCode = Literal[
+    "invalid",  # malformed message or body
+    "not_found",  # no such table or game
+    "spectator",  # no seat token: spectators watch, they cannot act
+    "bad_token",  # the token is not this seat's
+    "stale_version",  # the action was decided on another game version (or repeated)
+    "not_your_turn",
+    "illegal",  # the rules do not allow it now
+    "not_started",  # waiting for players
+    "game_over",
+    "seat_taken",
+    "hints_off",
+    "busy",  # the table kept changing under us; try again
+    "too_large",  # a message or request body over the size limit (the socket is closed)
+    "rate_limited",  # too many messages on one connection (the socket is closed)
+    "not_allowed",  # an HTTP method the route does not take
+]
+"""What went wrong, one word per case; every refusal names one (its HTTP status:
+:data:`ERROR_STATUS`)."""
 
 ERROR_STATUS: dict[str, int] = {
     "invalid": 422,
@@ -23,6 +44,7 @@ ERROR_STATUS: dict[str, int] = {
     "busy": 503,
     "too_large": 413,
     "rate_limited": 429,
+    "not_allowed": 405,
 }
 
 

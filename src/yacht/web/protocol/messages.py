@@ -28,6 +28,7 @@ from pydantic import (
 
 from yacht.actions import Action, Hold, Roll, Score
 from yacht.rules import Category
+from yacht.web.protocol.errors import ErrorCode
 from yacht.web.protocol.names import MAX_NAME, check_name
 from yacht.web.protocol.views import (
     Catalog,
@@ -97,23 +98,6 @@ PlayerSeed = Annotated[
     str,
     StringConstraints(min_length=1, max_length=64, pattern=r"^[!-~]+$"),
     Field(description="your own random seed for the dice key (printable ASCII, no spaces)"),
-]
-
-ErrorCode = Literal[
-    "invalid",  # malformed message or body
-    "not_found",  # no such table or game
-    "spectator",  # no seat token: spectators watch, they cannot act
-    "bad_token",  # the token is not this seat's
-    "stale_version",  # the action was decided on another game version (or repeated)
-    "not_your_turn",
-    "illegal",  # the rules do not allow it now
-    "not_started",  # waiting for players
-    "game_over",
-    "seat_taken",
-    "hints_off",
-    "busy",  # the table kept changing under us; try again
-    "too_large",  # a message or request body over the size limit (the socket is closed)
-    "rate_limited",  # too many messages on one connection (the socket is closed)
 ]
 
 

@@ -11,14 +11,15 @@ so asking twice, or from two tabs, costs one computation.
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from cachetools import LRUCache
+
 from yacht.game import TurnView
 from yacht.web.protocol.errors import TableError
-from yacht.web.service import bots as players
+from yacht.web.service import bots
 
 __all__ = ["CACHE", "QUEUE", "WORKERS", "HintDesk"]
 
@@ -34,7 +35,7 @@ class HintDesk:
 
     def __init__(
         self,
-        compute: Callable[[TurnView], dict[str, Any]] = players.hint_reply,
+        compute: Callable[[TurnView], dict[str, Any]] = bots.hint_reply,
         workers: int = WORKERS,
         queue: int = QUEUE,
         cache: int = CACHE,
@@ -43,7 +44,7 @@ class HintDesk:
         self.queue = queue
         self.size = cache
         self._executor = ThreadPoolExecutor(workers, thread_name_prefix="hints")
-        self._answers: OrderedDict[Key, dict[str, Any]] = OrderedDict()
+        self._answers: LRUCache[Key, dict[str, Any]] = LRUCache(cache)
         self._pending: dict[Key, asyncio.Future[dict[str, Any]]] = {}
         self.computed = 0  # how many answers were computed (the rest came from the cache)
 
@@ -51,7 +52,6 @@ class HintDesk:
         """The reply for the position ``key`` = (table, game number, version, seat)."""
         found = self._answers.get(key)
         if found is not None:
-            self._answers.move_to_end(key)
             return found
         pending = self._pending.get(key)
         if pending is None:
@@ -74,8 +74,6 @@ class HintDesk:
         if future.cancelled() or future.exception() is not None:
             return
         self._answers[key] = future.result()
-        while len(self._answers) > self.size:
-            self._answers.popitem(last=False)
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

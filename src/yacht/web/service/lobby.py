@@ -9,8 +9,7 @@ from yacht.dice import FairDice
 from yacht.rules import Rules, RulesError, rules_by_name
 from yacht.web.protocol.errors import TableError
 from yacht.web.protocol.messages import CreateTable
-from yacht.web.service import bots as players
-from yacht.web.service import fairness
+from yacht.web.service import bots, fairness
 from yacht.web.storage.models import GameRow, SeatRow, TableRow
 from yacht.web.storage.store import now
 
@@ -26,7 +25,7 @@ def checked(spec: CreateTable) -> Rules:
     for seat in spec.seats:
         if seat.kind == "bot":
             try:
-                players.check_bot(seat.bot)
+                bots.check_bot(seat.bot)
             except ValueError as e:
                 raise TableError("invalid", str(e)) from None
         elif seat.bot is not None or seat.name is not None:
@@ -52,14 +51,14 @@ def opening_rows(
         created_at=stamp,
         creator=creator,
     )
-    bots = Counter(s.bot for s in spec.seats if s.kind == "bot")
+    levels = Counter(s.bot for s in spec.seats if s.kind == "bot")
     seen: Counter[str | None] = Counter()
     seats = []
     for i, s in enumerate(spec.seats):
         name = None
         if s.kind == "bot":
             seen[s.bot] += 1
-            name = s.name or players.bot_name(s.bot, seen[s.bot] if bots[s.bot] > 1 else 0)
+            name = s.name or bots.bot_name(s.bot, seen[s.bot] if levels[s.bot] > 1 else 0)
         seats.append(SeatRow(table_code=code, position=i, name=name, kind=s.kind, bot=s.bot))
     game = GameRow(
         table_code=code,

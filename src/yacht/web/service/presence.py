@@ -112,7 +112,7 @@ class Presence:
         """Seconds since the holder of ``seat`` was last seen (0 while connected here)."""
         if seat in self.connected(code):
             return 0.0
-        last = (await asyncio.to_thread(self.store.seen, code)).get(seat)
+        last = (await self.store.aseen(code)).get(seat)
         pending = self._pending.get((code, seat))  # noted here, not written yet
         if pending is not None and (last is None or pending > last):
             last = pending

@@ -18,9 +18,9 @@ import logging
 from yacht.actions import Action, Roll, Score
 from yacht.game import Game
 from yacht.rules import CATEGORIES
-from yacht.web.service import bots as players
-from yacht.web.service.play import GameService
-from yacht.web.service.tables import TableError
+from yacht.web.protocol.errors import TableError
+from yacht.web.service import bots
+from yacht.web.service.tables import TableService
 from yacht.web.storage.store import TableSnapshot
 
 __all__ = ["Runner", "needs_server", "timeout_action"]
@@ -58,13 +58,13 @@ def timeout_action(game: Game) -> Action:
 class Runner:
     """Drives the tables of one server process (see the module docstring)."""
 
-    def __init__(self, service: GameService, bot_delay: float) -> None:
+    def __init__(self, service: TableService, bot_delay: float) -> None:
         self.service = service
         self.bot_delay = bot_delay
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._announcing: asyncio.Task[None] | None = None
         self._wake: dict[str, asyncio.Event] = {}
-        self._bots: dict[tuple[str, int, int], players.BotSeat] = {}
+        self._bots: dict[tuple[str, int, int], bots.BotSeat] = {}
         service.on_change = self.kick
 
     def kick(self, code: str, snap: TableSnapshot | None = None, game: Game | None = None) -> None:
@@ -85,7 +85,7 @@ class Runner:
         """After a start: pick up every game that was under way, and announce its state again
         (a process killed between storing a move and announcing it left the players of the
         other server processes one move behind)."""
-        codes = await asyncio.to_thread(self.service.store.active_codes)
+        codes = await self.service.store.aactive_codes()
         for code in codes:
             self.kick(code)
         self._announcing = asyncio.get_running_loop().create_task(self._announce(codes))
@@ -176,7 +176,7 @@ class Runner:
         bot = self._bots.get(key)
         if bot is None or bot.level != level:
             seed = f"{code}:{key[1]}:{key[2]}:{game.version}"
-            bot = self._bots[key] = players.BotSeat(level, seed)
+            bot = self._bots[key] = bots.BotSeat(level, seed)
         view, turn, fallback = game.view(), (snap.game.number, game.version), timeout_action(game)
         try:
             action = await asyncio.to_thread(bot.act, view)
@@ -199,7 +199,7 @@ class Runner:
     async def _review(self, code: str, snap: TableSnapshot, game: Game) -> None:
         self._forget_bots(code)
         try:
-            review = await asyncio.to_thread(players.review_json, game)
+            review = await asyncio.to_thread(bots.review_json, game)
         except Exception:
             log.exception("table %s: the review of game %d failed", code, snap.game.number)
             return

@@ -1,51 +1,59 @@
-"""Tables, seats, tokens and the game service: the only place that changes a table.
+"""The table service: the only code that changes a table, and what a table's visitors ask of it.
 
-Every change follows one path: take the table's lock, read it, decide (the engine validates
-actions; anything wrong raises :class:`TableError` and nothing changes), commit to the
-database, and only then publish the new state to everyone watching.
+Every change follows one path (:meth:`TableService.change`): take the table's lock, take its
+snapshot, decide (a pure function of :mod:`~yacht.web.service.decisions`; anything wrong raises
+:class:`~yacht.web.protocol.errors.TableError` and nothing changes), commit the
+:class:`~yacht.web.storage.changes.Change` to the database, and only then publish the new state
+to everyone watching.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import logging
 import secrets
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from yacht.dice import FairDice
+from yacht.actions import Action
 from yacht.game import Game
 from yacht.web.bus.broadcast import Broadcaster, table_channel
 from yacht.web.edge.limits import ClientLimits
 from yacht.web.edge.metrics import Metrics
-from yacht.web.protocol.errors import ERROR_STATUS, TableError, engine_error
+from yacht.web.protocol.errors import TableError
 from yacht.web.protocol.messages import (
+    ActionMessage,
     CreateTable,
+    HandToBotMessage,
+    HintMessage,
+    HintOption,
+    HintReply,
     Joined,
     JoinSeat,
+    RematchMessage,
+    SeedMessage,
     TableState,
+    TakeBackMessage,
 )
-from yacht.web.service import bots as players
-from yacht.web.service import fairness
+from yacht.web.service import bots, decisions
+from yacht.web.service.decisions import Context, Decide, hash_token
+from yacht.web.service.hints import HintDesk
 from yacht.web.service.lobby import checked, opening_rows
 from yacht.web.service.presence import Presence
 from yacht.web.service.state import state_json, state_message, table_state
 from yacht.web.settings import Settings
-from yacht.web.storage.models import GameRow, SeatRow, TableRow
+from yacht.web.storage.changes import Change
 from yacht.web.storage.peers import PeerNotes, note
 from yacht.web.storage.snapshots import SnapshotCache, applied, decoded, resumed
-from yacht.web.storage.store import ConflictError, Store, TableSnapshot, now
+from yacht.web.storage.store import ConflictError, Store, TableSnapshot
 
-__all__ = ["ERROR_STATUS", "TableError", "TableService", "engine_error", "hash_token"]
+__all__ = ["TableService"]
 
 log = logging.getLogger("yacht.web")
 
@@ -54,22 +62,8 @@ CODE_LENGTH = 6
 RETRIES = 3
 
 
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass
-class Change:
-    """What one decision writes: seat columns, current-game columns, or a new game."""
-
-    seats: dict[int, dict[str, Any]] = field(default_factory=dict)
-    game: dict[str, Any] = field(default_factory=dict)
-    new_game: GameRow | None = None
-    engine: Game | None = None  # the engine game after the change (None: not started)
-    table: dict[str, Any] = field(default_factory=dict)
-
-
-Decide = Callable[[TableSnapshot, Game | None], Change]
+STALE = frozenset({"not_started", "game_over", "not_your_turn", "illegal"})
+"""Refusals a snapshot a move behind may give wrongly (a hint asks the table again)."""
 
 
 class TableService:
@@ -88,10 +82,9 @@ class TableService:
         self.metrics = Metrics()
         store.on_pool_wait = self.metrics.pool_wait.observe
         self.presence = Presence(store, lambda: self.clock())
-        self.limits = ClientLimits(
-            waiting_per_client=settings.waiting_per_client, waiting_total=settings.waiting_total
-        )
+        self.limits = ClientLimits()
         self._background: set[asyncio.Task[None]] = set()
+        self.hints = HintDesk()
         # Called after every change with the new snapshot (the runner drives bots and clocks).
         self.on_change: Callable[[str, TableSnapshot, Game | None], None] = lambda *_: None
 
@@ -178,14 +171,7 @@ class TableService:
                     self.metrics.observe("decide", time.perf_counter() - clock)
                 clock = time.perf_counter()
                 try:
-                    revision = await self.store.achange(
-                        code,
-                        snap.revision,
-                        seats=change.seats,
-                        game=change.game,
-                        new_game=change.new_game,
-                        table=change.table,
-                    )
+                    revision = await self.store.achange(code, snap.revision, change)
                 except ConflictError:  # another process won: decide again on fresh state
                     conflicts += 1
                     if conflicts >= RETRIES:
@@ -194,23 +180,14 @@ class TableService:
                     continue
                 finally:
                     self.metrics.observe("database", time.perf_counter() - clock)
-                new = applied(
-                    snap,
-                    revision,
-                    seats=change.seats,
-                    game=change.game,
-                    new_game=change.new_game,
-                    table_columns=change.table,
-                )
+                new = applied(snap, revision, change)
                 engine = change.engine
                 if engine is None and new.game.status != "waiting":  # a decision that did not
                     new, engine = await self.load(code)  # hand over its game: read it
                 self._seen.put(new, engine)
                 clock = time.perf_counter()
-                # A move (the game's own columns only): tell the other processes.
-                move = not (change.seats or change.table or change.new_game)
-                told = None
-                if move and engine is not None and engine is game:
+                told = None  # a move: tell the other processes
+                if change.is_move and engine is not None and engine is game:
                     told = note(snap, revision, change.game, engine, before)
                 state = await self._announce(new, engine, told)
                 self.metrics.observe("publish", time.perf_counter() - clock)
@@ -265,75 +242,81 @@ class TableService:
         if channel.startswith(prefix):
             self._peers.add(channel[len(prefix) :], text)
 
-    # --- helpers used by decisions -------------------------------------------------------
+    def _context(self) -> Context:
+        return Context(now=self.clock(), seeds=self.settings.seeds)
 
-    def _deadline(self, table: TableRow, game: Game) -> float | None:
-        if table.turn_seconds is None or game.finished:
-            return None
-        return self.clock() + table.turn_seconds
+    # --- in-game requests ------------------------------------------------------------------
 
-    def _game_columns(self, table: TableRow, game: Game, *, new_turn: bool) -> dict[str, Any]:
-        columns: dict[str, Any] = {
-            "state": game.to_json(),
-            "version": game.version,
-            "status": "finished" if game.finished else "playing",
-        }
-        if new_turn or game.finished:
-            columns["deadline"] = self._deadline(table, game)
-        if game.finished:
-            columns["finished_at"] = now()
-        return columns
+    async def act(self, code: str, msg: ActionMessage) -> dict[str, Any]:
+        """A player's action (see :mod:`~yacht.web.service.decisions` for the checks)."""
+        state = await self.change(code, lambda s, g: decisions.act(s, g, self._context(), msg))
+        self.presence.seen(code.upper(), [msg.seat])
+        return state
 
-    def _start(self, snap: TableSnapshot, names: list[str], seed: str, key: str) -> Game:
-        return Game(names, snap.table.preset, FairDice(seed, key), start=snap.table.start_rule)
+    async def act_for(
+        self, code: str, seat: int, number: int, version: int, action: Action, *, bot: bool = False
+    ) -> None:
+        """An action the server takes for a seat (a bot, or a turn that timed out)."""
 
-    def _fair_start(
-        self, commitment: str, fair: dict[str, Any] | None, change: Change
-    ) -> tuple[str, dict[str, Any]]:
-        """The dice key of a game starting now from its ``fair`` record (rule 2: made of the
-        players' seeds; a game from before rule 2 keeps the table's client seed), the record
-        to store, and the next game's seed drawn and committed to (in ``change.table``)."""
-        stamp = now().isoformat()
-        change.table["fair_next"] = fairness.next_fair(self.settings.seeds(), stamp)
-        if fair is None:
-            return "", {}
-        key = fairness.dice_key(commitment, fair.get("contributions", []))
-        return key, {**fair, "key": key, "started_at": stamp}
+        def decide(snap: TableSnapshot, game: Game | None) -> Change:
+            ctx = self._context()
+            return decisions.act_for(snap, game, ctx, seat, number, version, action, bot=bot)
 
-    def _start_if_full(self, snap: TableSnapshot, change: Change) -> None:
-        """Start the waiting game once every seat is taken (by a person or a bot)."""
-        if snap.game.status != "waiting":
-            return
-        names = []
-        for row in snap.seats:
-            cols = change.seats.get(row.position, {})
-            kind, token = cols.get("kind", row.kind), cols.get("token_hash", row.token_hash)
-            if kind != "bot" and token is None:
-                return
-            names.append(cols.get("name", row.name) or f"Seat {row.position + 1}")
-        fair = change.game.get("fair", snap.game.fair)
-        key, fair = self._fair_start(snap.game.commitment, fair, change)
-        if not fair:  # a table opened before rule 2
-            key = snap.table.client_seed
-        game = self._start(snap, names, snap.game.server_seed, key)
-        change.game = self._game_columns(snap.table, game, new_turn=True)
-        if fair:
-            change.game["fair"] = fair
-        change.engine = game
+        await self.change(code, decide)
 
-    def seat_of(self, snap: TableSnapshot, seat: int) -> SeatRow:
-        for row in snap.seats:
-            if row.position == seat:
-                return row
-        raise TableError("invalid", f"table {snap.table.code} has no seat {seat + 1}")
+    async def hint(self, code: str, msg: HintMessage) -> HintReply:
+        """The best options of the turn; checked on this process's snapshot, and when refused
+        there, once more on the table as stored (the snapshot may be a move behind: another
+        process took the turn's last move and this one has not needed the table since)."""
+        snap, game = await self.latest(code)
+        try:
+            game = decisions.hint_game(snap, game, msg)
+        except TableError as e:
+            if e.code not in STALE:
+                raise
+            snap, game = await self.load(code)
+            game = decisions.hint_game(snap, game, msg)
+        view, version = game.view(), game.version
+        self.presence.seen(snap.table.code, [msg.seat])
+        key = (snap.table.code, snap.game.number, version, msg.seat)
+        reply = await self.hints.answer(key, view)
+        return HintReply(
+            seat=msg.seat,
+            version=version,
+            options=[HintOption(**o) for o in reply["options"]],
+            exact=reply["exact"],
+            solved=reply.get("solved"),
+            ref=msg.ref,
+        )
 
-    def check_token(self, snap: TableSnapshot, seat: int, token: str | None) -> SeatRow:
-        row = self.seat_of(snap, seat)
-        if not token:
-            raise TableError("spectator", "spectators watch: take a seat to play")
-        if row.token_hash is None or not hmac.compare_digest(row.token_hash, hash_token(token)):
-            raise TableError("bad_token", f"that token does not hold seat {seat + 1}")
-        return row
+    async def hand_to_bot(self, code: str, msg: HandToBotMessage) -> dict[str, Any]:
+        """Hand a seat to a bot; see :class:`~yacht.web.protocol.messages.HandToBotMessage`."""
+        level = decisions.bot_level(msg.bot)
+        own = msg.seat == msg.by
+        away = 0.0 if own else await self.presence.away_for(code.upper(), msg.seat)
+        state = await self.change(
+            code, lambda s, g: decisions.hand_to_bot(s, g, self._context(), msg, level, away)
+        )
+        self.presence.drop(code.upper(), msg.seat)
+        return state
+
+    async def take_back(self, code: str, msg: TakeBackMessage) -> dict[str, Any]:
+        """The seat's holder takes it back from the bot playing it."""
+        return await self.change(code, lambda s, g: decisions.take_back(s, g, self._context(), msg))
+
+    async def contribute(self, code: str, msg: SeedMessage) -> dict[str, Any]:
+        """A player's seed for the dice key of the waiting game or of the next one."""
+        return await self.change(
+            code, lambda s, g: decisions.contribute(s, g, self._context(), msg)
+        )
+
+    async def rematch(self, code: str, msg: RematchMessage) -> dict[str, Any]:
+        """The next game at the table."""
+        return await self.change(code, lambda s, g: decisions.rematch(s, g, self._context(), msg))
+
+    async def store_review(self, code: str, number: int, review: dict[str, Any]) -> None:
+        """Keep the review of game ``number`` with it (unless the table has moved on)."""
+        await self.change(code, lambda s, g: decisions.keep_review(s, g, number, review))
 
     # --- table lifecycle -----------------------------------------------------------------
 
@@ -341,8 +324,8 @@ class TableService:
         """Open a table (``creator``: who asks, for the cap on their waiting tables)."""
         rules = checked(spec)
         if not all(s.kind == "bot" for s in spec.seats):
-            await self.limits.check_waiting(self.store, creator)
-        bots = Counter(s.bot for s in spec.seats if s.kind == "bot")
+            await self._check_waiting(creator)
+        levels = Counter(s.bot for s in spec.seats if s.kind == "bot")
         for _ in range(10):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             seed = self.settings.seeds()
@@ -351,54 +334,48 @@ class TableService:
             if all(s.kind == "bot" for s in spec.seats):  # a table of bots starts at once
                 snap = TableSnapshot(table, tuple(seats), game)
                 change = Change()
-                self._start_if_full(snap, change)
+                decisions.start_if_full(snap, change, self._context())
                 engine = change.engine
                 for key, value in change.game.items():
                     setattr(game, key, value)
                 table.fair_next = change.table["fair_next"]
             try:
-                await asyncio.to_thread(self.store.create, table, seats, game)
+                await self.store.acreate(table, seats, game)
             except IntegrityError:  # the code was taken: draw another
                 continue
             snap = TableSnapshot(table, tuple(seats), game)  # the game's id is set by the insert
-            if self.settings.prepare_tables and (spec.hints or "winner" in bots):
-                players.prepare_win_tables(rules, len(seats))
+            if self.settings.prepare_tables and (spec.hints or "winner" in levels):
+                bots.prepare_win_tables(rules, len(seats))
             self._seen.put(snap, engine)
             self.on_change(code, snap, engine)
             return state_json(snap, engine)
         raise TableError("busy", "could not find a free table code")
 
+    async def _check_waiting(self, creator: str | None) -> None:
+        """Refuse a new table while ``creator`` (or the server) has too many waiting."""
+        if creator is not None:
+            mine = await self.store.awaiting_count(creator)
+            if mine >= self.settings.waiting_per_client:
+                raise TableError(
+                    "rate_limited",
+                    f"you have {mine} tables waiting for players, the most one client may "
+                    "have: fill one, or wait until one expires",
+                )
+        total = await self.store.awaiting_count()
+        if total >= self.settings.waiting_total:
+            raise TableError("busy", f"the server has {total} tables waiting: join one of them")
+
     async def join(self, code: str, body: JoinSeat) -> Joined:
         token = secrets.token_urlsafe(24)
-
-        def decide(snap: TableSnapshot, game: Game | None) -> Change:
-            row = self.seat_of(snap, body.seat)
-            if row.kind == "bot":
-                raise TableError("seat_taken", f"seat {body.seat + 1} is played by a bot")
-            if row.token_hash is not None:
-                raise TableError("seat_taken", f"seat {body.seat + 1} is taken by {row.name}")
-            change = Change(engine=game)
-            stamp = now()
-            change.seats[body.seat] = {
-                "name": body.name,
-                "token_hash": hash_token(token),
-                "claimed_at": stamp,
-                "seen_at": stamp,
-            }
-            if body.seed and snap.game.fair is not None:
-                fair = fairness.contribute(snap.game.fair, body.seat, body.seed, stamp.isoformat())
-                change.game["fair"] = fair or snap.game.fair
-            self._start_if_full(snap, change)
-            return change
-
-        state = await self.change(code, decide)
+        state = await self.change(
+            code, lambda s, g: decisions.join(s, g, self._context(), body, hash_token(token))
+        )
         return Joined(seat=body.seat, token=token, table=TableState.model_validate(state))
 
     async def expire(self) -> list[str]:
         """Delete tables that waited too long for players, and abandoned games' tables."""
         moment = self.clock()
-        codes = await asyncio.to_thread(
-            self.store.expire,
+        codes = await self.store.aexpire(
             datetime.fromtimestamp(moment - self.settings.waiting_ttl, UTC),
             datetime.fromtimestamp(moment - self.settings.idle_ttl, UTC),
         )
@@ -426,7 +403,7 @@ class TableService:
         good = []
         for seat, token in seats:
             try:
-                self.check_token(snap, seat, token)
+                decisions.check_token(snap, seat, token)
             except TableError:
                 continue
             good.append(seat)

@@ -38,14 +38,15 @@ True
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import orjson
+from cachetools import LRUCache
 
 from yacht.dice import dice_from_description
 from yacht.game import Game
+from yacht.web.storage.changes import Change
 from yacht.web.storage.snapshots import Entry, applied, replayed
 from yacht.web.storage.store import TableSnapshot
 
@@ -87,16 +88,15 @@ class PeerNotes:
     """The notes other processes published, per table, until this process needs the table."""
 
     def __init__(self) -> None:
-        self._notes: OrderedDict[str, list[str]] = OrderedDict()
+        self._notes: LRUCache[str, list[str]] = LRUCache(TABLES)
 
     def add(self, code: str, text: str) -> None:
-        kept = self._notes.setdefault(code, [])
-        self._notes.move_to_end(code)
+        kept = self._notes.get(code)
+        if kept is None:
+            kept = self._notes[code] = []
         if len(kept) >= KEEP:
             kept.clear()  # far behind: the table is read when next needed
         kept.append(text)
-        while len(self._notes) > TABLES:
-            self._notes.popitem(last=False)
 
     def advance(
         self, code: str, entry: Entry, told: Callable[[str], None] = lambda _outcome: None
@@ -119,7 +119,7 @@ class PeerNotes:
                 if data["number"] != snap.game.number or not _replayed(game, data):
                     told("refused")
                     return None
-                snap = applied(snap, data["to"], game=data["columns"])
+                snap = applied(snap, data["to"], Change(game=data["columns"]))
             except (ValueError, KeyError, TypeError):
                 told("refused")
                 return None

@@ -32,6 +32,7 @@ from typing import Any, cast
 import orjson
 from sqlalchemy.engine import make_url
 
+from yacht.web.storage.changes import Change
 from yacht.web.storage.models import GameRow, SeatRow, TableRow, columns_of, snapshot_row
 
 __all__ = ["POOL", "Direct", "conninfo"]
@@ -109,79 +110,64 @@ def _values(table: str, columns: Mapping[str, Any], first: int) -> tuple[str, li
     return ", ".join(names), params
 
 
+async def _init(connection: Any) -> None:
+    """Each new connection decodes JSON with orjson."""
+    await connection.set_type_codec(
+        "json", encoder=_text, decoder=orjson.loads, schema="pg_catalog"
+    )
+
+
+async def _reset(connection: Any) -> None:
+    """A connection goes back to the pool as it came: a transaction left open (a change whose
+    task was cancelled half-way) is rolled back; nothing else is sent (asyncpg's default reset
+    costs a round trip on every statement)."""
+    if connection.is_in_transaction():
+        await connection.execute("ROLLBACK")
+
+
 class Direct:
-    """The hot path's statements on a pool of asyncpg connections (made on first use, in the
-    running event loop; a new loop, as in tests, gets a new pool)."""
+    """The hot path's statements on an asyncpg pool (``asyncpg.create_pool``, made on first use
+    in the running event loop; a new loop, as in tests, gets a new pool)."""
 
     def __init__(self, url: str, size: int = POOL) -> None:
         self.conninfo = conninfo(url)
         self.size = size
         self.on_pool_wait: Callable[[float], None] = lambda _seconds: None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._idle: asyncio.Queue[Any] = asyncio.Queue()
-        self._made = 0
+        self._pool: asyncio.Future[Any] | None = None
 
-    async def _connect(self) -> Any:
+    async def pool(self) -> Any:
+        """This event loop's pool (connections belong to the loop that made them)."""
         import asyncpg
 
-        connection = await asyncpg.connect(self.conninfo)
-        try:
-            await connection.set_type_codec(
-                "json", encoder=_text, decoder=orjson.loads, schema="pg_catalog"
-            )
-        except BaseException:
-            connection.terminate()
-            raise
-        return connection
-
-    async def _take(self) -> Any:
         loop = asyncio.get_running_loop()
-        if loop is not self._loop:  # connections belong to the loop that made them
-            self._loop, self._idle, self._made = loop, asyncio.Queue(), 0
-        start = time.perf_counter()
-        if self._idle.empty() and self._made < self.size:
-            self._made += 1
-            try:
-                connection = await self._connect()
-            except BaseException:
-                self._made -= 1
-                raise
-        else:
-            connection = await self._idle.get()
-        self.on_pool_wait(time.perf_counter() - start)
-        return connection
-
-    def _give(self, connection: Any, failed: BaseException | None = None) -> None:
-        """Back to the pool, unless it broke, was left inside a transaction, or its statement
-        was interrupted (its task cancelled half-way, the server gone: ``failed`` is not an
-        error PostgreSQL answered): then it is closed and another made when needed."""
-        import asyncpg
-
-        answered = failed is None or isinstance(failed, asyncpg.PostgresError)
-        if connection.is_closed():
-            self._made -= 1
-        elif connection.is_in_transaction() or not answered:
-            self._made -= 1
-            connection.terminate()
-        else:
-            self._idle.put_nowait(connection)
+        if self._pool is None or loop is not self._loop:
+            self._loop = loop
+            self._pool = asyncio.ensure_future(
+                asyncpg.create_pool(
+                    self.conninfo, min_size=0, max_size=self.size, init=_init, reset=_reset
+                )
+            )
+        try:
+            return await asyncio.shield(self._pool)
+        except BaseException:
+            if self._pool.done():
+                self._pool = None  # the next statement tries again
+            raise
 
     async def _run(self, work: Callable[[Any], Any]) -> Any:
         """``await work(connection)`` on a connection from the pool."""
-        connection = await self._take()
-        try:
-            result = await work(connection)
-        except BaseException as e:
-            self._give(connection, e)
-            raise
-        self._give(connection)
-        return result
+        pool = await self.pool()
+        start = time.perf_counter()
+        async with pool.acquire() as connection:
+            self.on_pool_wait(time.perf_counter() - start)
+            return await work(connection)
 
     async def aclose(self) -> None:
-        while not self._idle.empty():
-            connection = self._idle.get_nowait()
-            self._made -= 1
-            await connection.close()
+        if self._pool is not None and self._loop is asyncio.get_running_loop():
+            pool, self._pool = self._pool, None
+            if pool.done() and pool.exception() is None:
+                await pool.result().close()
 
     async def load(self, code: str) -> tuple[TableRow, GameRow, list[SeatRow]] | None:
         """The table, its current game and seats (two statements, no transaction: see
@@ -207,20 +193,11 @@ class Direct:
             [snapshot_row(SeatRow, zip(SEAT_COLUMNS, s, strict=True)) for s in seats],
         )
 
-    async def change(
-        self,
-        code: str,
-        seen: int,
-        *,
-        seats: Mapping[int, Mapping[str, Any]],
-        game: Mapping[str, Any],
-        new_game: GameRow | None,
-        table: Mapping[str, Any],
-        when: datetime,
-    ) -> int | None:
+    async def change(self, code: str, seen: int, change: Change, when: datetime) -> int | None:
         """:meth:`yacht.web.storage.store.Store.change` in one transaction; None when the table is
         no longer at revision ``seen`` (nothing written)."""
-        if game and not (seats or table or new_game):  # a move: one statement
+        seats, game, new_game, table = change.seats, change.game, change.new_game, change.table
+        if game and change.is_move:  # a move: one statement
             sets, params = _values("games", {**game, "updated_at": when}, 4)
             statement = MOVE.format(sets=sets)
 

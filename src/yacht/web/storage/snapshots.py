@@ -22,10 +22,11 @@ such pass stalled every table of the process.
 >>> snap = TableSnapshot(t, (SeatRow(position=0, name=None), SeatRow(position=1, name="Bo")), g)
 >>> cache = SnapshotCache()
 >>> cache.put(snap, None)
->>> new = applied(snap, 5, seats={0: {"name": "Al"}}, game={"status": "playing"})
+>>> from yacht.web.storage.changes import Change
+>>> new = applied(snap, 5, Change(seats={0: {"name": "Al"}}, game={"status": "playing"}))
 >>> [s.name for s in new.seats], new.game.status, new.revision, snap.revision
 (['Al', 'Bo'], 'playing', 5, 4)
->>> applied(snap, 5, game={"state": {"events": []}}).game.state is None
+>>> applied(snap, 5, Change(game={"state": {"events": []}})).game.state is None
 True
 >>> cache.put(new, None)
 >>> cache.put(snap, None)  # an older read arriving late does not replace a newer entry
@@ -35,14 +36,16 @@ True
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from cachetools import LRUCache
 
 from yacht.actions import Action, GameError, Roll
 from yacht.dice import dice_from_description
 from yacht.game import Game
-from yacht.web.storage.models import GameRow, with_columns
+from yacht.web.storage.changes import Change
+from yacht.web.storage.models import with_columns
 from yacht.web.storage.store import TableSnapshot, now
 
 __all__ = [
@@ -68,17 +71,14 @@ class SnapshotCache:
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self.size = size
-        self._entries: OrderedDict[str, Entry] = OrderedDict()
+        self._entries: LRUCache[str, Entry] = LRUCache(size)
 
     def __len__(self) -> int:
         return len(self._entries)
 
     def get(self, code: str) -> Entry | None:
         """The entry, left in place: read it at once (a change may take it at the next await)."""
-        entry = self._entries.get(code)
-        if entry is not None:
-            self._entries.move_to_end(code)
-        return entry
+        return self._entries.get(code)  # a read counts as a use (least recent goes first)
 
     def take(self, code: str) -> Entry | None:
         """Remove and return the entry: the caller may change its game."""
@@ -93,26 +93,17 @@ class SnapshotCache:
         if old is not None and old[0].revision > snap.revision:
             return
         self._entries[code] = (snap, game)
-        self._entries.move_to_end(code)
-        while len(self._entries) > self.size:
-            self._entries.popitem(last=False)
 
     def drop(self, code: str) -> None:
         self._entries.pop(code, None)
 
 
-def applied(
-    snap: TableSnapshot,
-    revision: int,
-    *,
-    seats: Mapping[int, Mapping[str, Any]] | None = None,
-    game: Mapping[str, Any] | None = None,
-    new_game: GameRow | None = None,
-    table_columns: Mapping[str, Any] | None = None,
-) -> TableSnapshot:
-    """``snap`` after :meth:`~yacht.web.storage.store.Store.change` stored these values (same
-    meaning); ``new_game`` must carry the id the database gave it. The game row has no ``state``."""
-    table: dict[str, Any] = {**(table_columns or {}), "revision": revision}
+def applied(snap: TableSnapshot, revision: int, change: Change) -> TableSnapshot:
+    """``snap`` after :meth:`~yacht.web.storage.store.Store.change` stored ``change`` as
+    ``revision``; its ``new_game`` must carry the id the database gave it. The game row has no
+    ``state``."""
+    seats, game, new_game = change.seats, change.game, change.new_game
+    table: dict[str, Any] = {**change.table, "revision": revision}
     if new_game is not None:
         table["game_number"] = new_game.number
     rows = tuple(

@@ -35,6 +35,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session, sessionmaker
 
+from yacht.web.storage.changes import Change
 from yacht.web.storage.models import GameRow, SeatRow, TableRow, columns_of, snapshot_row
 from yacht.web.storage.pg import Direct
 
@@ -129,7 +130,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 class Store:
     """The database of one server process (thread-safe; call it from worker threads)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, direct: bool = True) -> None:
         self.url = url
         # Every worker thread of the event loop's default executor (min(32, cores + 4)) may
         # hold a connection at once: with fewer pooled, the extra ones are opened and closed
@@ -144,13 +145,12 @@ class Store:
         # Told how long each connection of the hot path waited for the pool (the metrics).
         self.on_pool_wait: Callable[[float], None] = lambda _seconds: None
         # On PostgreSQL the hot path runs in the event loop on asyncpg (see pg.py), when it
-        # is installed (the [scale] extra); YACHT_PG_DIRECT=0 sends it through worker threads
-        # like everything else.
+        # is installed (the [scale] extra); ``direct=False`` (``YACHT_PG_DIRECT=0``) sends it
+        # through worker threads like everything else.
         self.direct: Direct | None = None
         dialect = self.engine.dialect
         postgres = (dialect.name, dialect.driver) == ("postgresql", "psycopg")
-        direct = postgres and importlib.util.find_spec("asyncpg") is not None
-        if direct and os.environ.get("YACHT_PG_DIRECT", "1") != "0":
+        if direct and postgres and importlib.util.find_spec("asyncpg") is not None:
             self.direct = Direct(url)
             self.direct.on_pool_wait = lambda seconds: self.on_pool_wait(seconds)
 
@@ -184,26 +184,11 @@ class Store:
         table, game, seats = found
         return TableSnapshot(table, tuple(seats), game)
 
-    async def achange(
-        self,
-        code: str,
-        seen: int,
-        *,
-        seats: Mapping[int, Mapping[str, Any]],
-        game: Mapping[str, Any],
-        new_game: GameRow | None,
-        table: Mapping[str, Any],
-    ) -> int:
+    async def achange(self, code: str, seen: int, change: Change) -> int:
         """:meth:`change` without a worker thread on PostgreSQL."""
         if self.direct is None:
-            return await asyncio.to_thread(
-                lambda: self.change(
-                    code, seen, seats=seats, game=game, new_game=new_game, table=table
-                )
-            )
-        revision = await self.direct.change(
-            code, seen, seats=seats, game=game, new_game=new_game, table=table, when=now()
-        )
+            return await asyncio.to_thread(self.change, code, seen, change)
+        revision = await self.direct.change(code, seen, change, when=now())
         if revision is None:
             raise ConflictError(f"table {code} changed since revision {seen}")
         return revision
@@ -216,6 +201,33 @@ class Store:
             await asyncio.to_thread(self.note, notes)
         else:
             await self.direct.note(notes)
+
+    # The rest of the API, awaited: each runs in a worker thread here, so no caller hops
+    # threads itself.
+
+    async def agame(self, game_id: int) -> tuple[GameRow, TableRow] | None:
+        return await asyncio.to_thread(self.game, game_id)
+
+    async def agames(self, status: str, limit: int, offset: int = 0) -> list[GameRow]:
+        return await asyncio.to_thread(self.games, status, limit, offset)
+
+    async def awaiting_tables(self, limit: int) -> list[TableSnapshot]:
+        return await asyncio.to_thread(self.waiting_tables, limit)
+
+    async def aactive_codes(self) -> list[str]:
+        return await asyncio.to_thread(self.active_codes)
+
+    async def acreate(self, table: TableRow, seats: list[SeatRow], game: GameRow) -> None:
+        await asyncio.to_thread(self.create, table, seats, game)
+
+    async def aseen(self, code: str) -> dict[int, datetime | None]:
+        return await asyncio.to_thread(self.seen, code)
+
+    async def awaiting_count(self, creator: str | None = None) -> int:
+        return await asyncio.to_thread(self.waiting_count, creator)
+
+    async def aexpire(self, waiting_before: datetime, idle_before: datetime) -> list[str]:
+        return await asyncio.to_thread(self.expire, waiting_before, idle_before)
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
@@ -308,23 +320,16 @@ class Store:
             s.add_all(seats)
             s.add(game)
 
-    def change(
-        self,
-        code: str,
-        seen: int,
-        *,
-        seats: Mapping[int, Mapping[str, Any]] | None = None,
-        game: Mapping[str, Any] | None = None,
-        new_game: GameRow | None = None,
-        table: Mapping[str, Any] | None = None,
-    ) -> int:
+    def change(self, code: str, seen: int, change: Change) -> int:
         """Apply one change to a table seen at revision ``seen``; return the new revision.
 
-        ``seats`` maps seat positions to column values, ``game`` sets columns of the current
-        game and ``new_game`` starts the next game (a rematch; its ``id`` is set to the one the
-        database gave it); ``table`` sets columns of the table row (the next game's seed).
-        Raises :class:`ConflictError` and writes nothing when the table is no longer at ``seen``.
+        ``change.seats`` maps seat positions to column values, ``change.game`` sets columns of
+        the current game and ``change.new_game`` starts the next game (a rematch; its ``id`` is
+        set to the one the database gave it); ``change.table`` sets columns of the table row
+        (the next game's seed). Raises :class:`ConflictError` and writes nothing when the table
+        is no longer at ``seen``.
         """
+        seats, game, new_game, table = change.seats, change.game, change.new_game, change.table
         where = {"b_code": code, "b_seen": seen, "b_revision": seen + 1}
         with self._connect() as c, c.begin():
             if new_game is None:

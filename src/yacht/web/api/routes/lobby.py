@@ -1,0 +1,43 @@
+"""The lobby: presets, bot levels, opening a table, the tables waiting for players."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from yacht.rules import preset_names, rules_by_name
+from yacht.web.api.deps import Creator, Service, limit
+from yacht.web.protocol.messages import CreateTable, Preset, TableState, TableSummary
+from yacht.web.service import bots
+from yacht.web.service.state import table_summary
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["lobby"])
+
+
+@router.get("/presets")
+async def presets() -> list[Preset]:
+    return [Preset(name=n, description=rules_by_name(n).description) for n in preset_names()]
+
+
+@router.get("/bots")
+async def bot_levels() -> list[str]:
+    """The bot levels a seat can be given, weakest first."""
+    return bots.bot_levels()
+
+
+@router.post("/tables", status_code=201, dependencies=[limit("create")])
+async def create_table(body: CreateTable, service: Service, creator: Creator) -> TableState:
+    """Open a table; its ``game.commitment`` is the SHA-256 of the secret dice seed. A client
+    may have 5 tables waiting for players at once; a waiting table expires after an hour."""
+    return TableState.model_validate(await service.create(body, creator))
+
+
+@router.get("/tables")
+async def open_tables(
+    service: Service, limit: Annotated[int, Query(ge=1, le=100)] = 20
+) -> list[TableSummary]:
+    """Tables waiting for players, newest first."""
+    return [table_summary(s) for s in await service.store.awaiting_tables(limit)]

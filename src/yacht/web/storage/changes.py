@@ -1,0 +1,36 @@
+"""One decision's writes to a table, as one value: what the store writes in one transaction,
+what the snapshot cache applies to its entry, and what the other processes are told.
+
+>>> change = Change(game={"version": 3})
+>>> change.is_move, Change(seats={0: {"name": "Ann"}}).is_move
+(True, False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from yacht.game import Game
+    from yacht.web.storage.models import GameRow
+
+__all__ = ["Change"]
+
+
+@dataclass
+class Change:
+    """Columns to set on seats (by position), on the current game and on the table row, or a new
+    game to start (a rematch); ``engine``: the engine game after the change (None: none started,
+    or the decision did not hand it over)."""
+
+    seats: dict[int, dict[str, Any]] = field(default_factory=dict)
+    game: dict[str, Any] = field(default_factory=dict)
+    new_game: GameRow | None = None
+    engine: Game | None = None
+    table: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_move(self) -> bool:
+        """A move: only the current game's own columns change (the other processes are told)."""
+        return not (self.seats or self.table or self.new_game)
