@@ -52,10 +52,11 @@ FAST := -m "not slow and not services and not browser"
 test-fast: $(STAMP)
 	$(BIN)/pytest -n 2 $(FAST)
 
-# Every test's seconds, one process (so a test's time is its own), into tests/durations.json,
-# which marks those over conftest.SLOW_SECONDS `slow`. Needs the services; 20+ minutes.
+# Every test's seconds, one process (so a test's time is its own) and the strategy tables built
+# afresh (as on a new machine), into tests/durations.json, which marks those over
+# conftest.SLOW_SECONDS `slow`. Needs the services; 20+ minutes.
 durations: services $(RL_STAMP)
-	$(BIN)/pytest -p no:xdist --write-durations=tests/durations.json
+	YACHT_TEST_FRESH_TABLES=1 $(BIN)/pytest -p no:xdist --write-durations=tests/durations.json
 
 # make test-fast's wall time, median and worst of 3 runs, with the machine (docs/development.md).
 bench-fast: $(STAMP)

@@ -1,7 +1,8 @@
 """What every test session shares, for the tests in tests/ and the doctests in src/yacht/.
 
-- The strategy cache and the data folder (saves, records, the web database) are private
-  temporary folders: no test reads or writes the user's real ``~/.cache/yacht`` or data folder.
+- The data folder (saves, records, the web database) is a private temporary folder and the
+  strategy cache is ``build/test-tables/<digest of the code the tables come from>``: no test
+  reads or writes the user's real ``~/.cache/yacht`` or data folder.
 - PostgreSQL and Redis are prepared before the session by ``make services`` (``.ci/services``),
   which writes their addresses to ``build/services.env``; the session only reads that file.
 - Tests are marked ``services`` (PostgreSQL and Redis), ``browser`` (Chromium) or ``rl``
@@ -22,7 +23,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from pathlib import Path
 
 import pytest
@@ -42,8 +43,35 @@ FAST_TIER_OUT = ("slow", "services", "browser")
 """The marks ``make test-fast`` leaves out."""
 
 _TEMP = Path(tempfile.mkdtemp(prefix="yacht-test-"))
-os.environ["YACHT_CACHE_DIR"] = str(_TEMP / "cache")
 os.environ["YACHT_DATA_DIR"] = str(_TEMP / "data")
+
+
+def _tables_digest() -> str:
+    """What the strategy tables are built from: the core and ``yacht.strategy`` (which the
+    layers contract in pyproject.toml keeps from importing anything above them), numpy and
+    Python. A change to any of them gives a new digest, so a cached table is always the table
+    this code would build."""
+    import hashlib
+    import sys
+
+    import numpy
+
+    src = ROOT / "src" / "yacht"
+    core = ("actions", "dice", "fields", "game", "game_json", "i18n", "rules", "scorers", "start")
+    files = [src / f"{name}.py" for name in core] + sorted((src / "strategy").rglob("*.py"))
+    digest = hashlib.sha256(f"{sys.version} numpy {numpy.__version__}".encode())
+    for path in files:
+        digest.update(path.relative_to(src).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+TABLES = ROOT / "build" / "test-tables" / _tables_digest()
+"""The strategy tables the tests build, kept between runs (they take minutes to build and are
+the same for the same code); ``YACHT_TEST_FRESH_TABLES=1`` builds them afresh in a private
+folder instead."""
+if os.environ.get("YACHT_TEST_FRESH_TABLES") == "1":
+    TABLES = _TEMP / "tables"
+os.environ["YACHT_CACHE_DIR"] = str(TABLES / "shared")
 
 
 def _read_services() -> None:
@@ -157,6 +185,19 @@ class Timings:
             ordered = sorted(self.seconds.items(), key=lambda kv: (-kv[1], kv[0]))
             data = {nodeid: round(seconds, 2) for nodeid, seconds in ordered}
             Path(path).write_text(json.dumps(data, indent=0) + "\n")
+
+
+@pytest.fixture(scope="session")
+def own_tables() -> Callable[[str], Path]:
+    """A cache folder of a test module's own, kept between runs like the shared one (for
+    tables the rest of the session must not find, such as a duel's solved layers)."""
+
+    def folder(name: str) -> Path:
+        path = TABLES / name
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    return folder
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

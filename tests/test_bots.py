@@ -23,11 +23,6 @@ from yacht.strategy.target import target_probability
 SOLVER_BOTS = ("easy", "medium", "hard", "optimal")
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("YACHT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "yacht-cache"))
-
-
 def _play_checked(game: Game, bots: list[Bot], rng: random.Random) -> None:
     """Play to the end, checking every action is one the game lists as legal before it."""
     while not game.finished:

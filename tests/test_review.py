@@ -18,11 +18,6 @@ from yacht.rules import CATEGORIES, Category, preset_names
 from yacht.strategy.win import win_hint
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("YACHT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "yacht-cache"))
-
-
 def _eleven_turns_then(last_turn: list[int], *, undo: bool = False) -> Game:
     """A solo traditional game: eleven quick turns (roll 1-1-2-3-4, score Ones..Choice), then
     Yacht open with ``last_turn`` faces to roll."""

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,8 +25,8 @@ C = Category
 
 
 @pytest.fixture(scope="module", autouse=True)
-def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    path = str(tmp_path_factory.mktemp("yacht-cache"))
+def cache_dir(own_tables: Callable[[str], Path]) -> Iterator[str]:
+    path = str(own_tables("winner-bot"))
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(ENV_VAR, path)
         yield path

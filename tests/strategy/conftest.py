@@ -1,6 +1,7 @@
-"""Strategy tests cache their tables in a temporary directory, once per session."""
+"""Strategy tests share the session's table cache (the root conftest.py's ``TABLES``); a test
+of the cache itself takes a folder of its own."""
 
-from collections.abc import Iterator
+import os
 
 import pytest
 
@@ -8,12 +9,9 @@ from yacht.strategy.cache import ENV_VAR
 from yacht.strategy.target import TargetTable, target_table
 
 
-@pytest.fixture(scope="session", autouse=True)
-def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    path = str(tmp_path_factory.mktemp("yacht-cache"))
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(ENV_VAR, path)
-        yield path
+@pytest.fixture(scope="session")
+def cache_dir() -> str:
+    return os.environ[ENV_VAR]
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -33,11 +34,11 @@ OTHER = (Category.CHOICE, Category.BIG_STRAIGHT)
 
 
 @pytest.fixture(scope="module", autouse=True)
-def tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def tables(own_tables: Callable[[str], Path]) -> Iterator[None]:
     """The tables' endgame layers in a cache of this module's own: in the session's cache
     they would answer every later heads-up hint of the session as a solved table."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(ENV_VAR, str(tmp_path_factory.mktemp("duel-cache")))
+        mp.setenv(ENV_VAR, str(own_tables("duel-bot")))
         for kind in (MINIMAX, FIRST, SECOND):
             build_layers(TRADITIONAL, kind, lowest=20)
         yield

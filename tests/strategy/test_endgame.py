@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import functools
 import os
+from pathlib import Path
 
 import pytest
 
 from yacht.dice import outcomes, sub_keeps
 from yacht.rules import Category, rules_by_name
+from yacht.strategy.cache import ENV_VAR
 from yacht.strategy.endgame import FULL, Endgame, build_endgame, endgame, settled
 
 TRADITIONAL = rules_by_name("traditional")
@@ -133,13 +135,14 @@ def test_positions_outside_the_table_are_refused(exact: Endgame) -> None:
 
 
 def test_table_is_cached_on_disk_by_content(
-    cache_dir: str, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from yacht.strategy import endgame as module
 
+    monkeypatch.setenv(ENV_VAR, str(tmp_path))  # not the session's: built here, then written
     monkeypatch.setattr(module, "_BUILT", {})  # forget tables other tests built
     first = endgame("traditional", 1)
-    assert any(p.startswith("endgame-") for p in os.listdir(cache_dir))
+    assert any(p.startswith("endgame-") for p in os.listdir(tmp_path))
     assert endgame(TRADITIONAL, 1) is first
     monkeypatch.setattr(module, "_BUILT", {})
     loaded = endgame("traditional", 1)  # from the disk this time
