@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
 from starlette.testclient import TestClient
 
 from yacht.dice import ScriptedDice
@@ -9,7 +14,7 @@ from yacht.game import Game
 from yacht.rules import Category
 from yacht.web.service.runner import timeout_action
 
-from .helpers import Table
+from .helpers import Table, make_app
 
 
 def test_a_table_of_bots_plays_to_the_end_and_is_reviewed(client: TestClient) -> None:
@@ -52,3 +57,35 @@ def test_timeout_scores_the_best_open_category() -> None:
     g.apply("score big_straight")
     g.apply("roll")
     assert timeout_action(g).category is Category.CHOICE  # type: ignore[attr-defined]
+
+
+def test_a_rematch_at_once_keeps_the_finished_games_review(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The review of a game lands on that game's row even when the table has moved on to the
+    next game before the review was written."""
+    from yacht.web.service import bots
+
+    real, rematched = bots.review_json, threading.Event()
+
+    def late_review(game: Any) -> Any:
+        assert rematched.wait(30), "the test did not rematch"
+        return real(game)
+
+    monkeypatch.setattr(bots, "review_json", late_review)
+    with TestClient(make_app(db)) as client:
+        t = Table.create(client, "human")
+        t.join(0, "Ann")
+        while (game := t.game)["status"] != "finished":
+            t.play_turn(0)
+        body = {"type": "rematch", "seat": 0, "token": t.tokens[0], "game": 1}
+        r = t.post("rematch", body)
+        assert r.status_code == 200, r.text
+        assert r.json()["game"]["number"] == 2
+        rematched.set()
+        t.settle()
+        r = client.get(f"/api/games/{game['id']}/review")
+        assert r.status_code == 200, r.text
+        assert r.json()["players"][0]["name"] == "Ann"
+        assert len(r.json()["players"][0]["decisions"]) == 12
+        assert t.game["number"] == 2 and t.game["review"] is None

@@ -385,7 +385,11 @@ def rematch(snap: TableSnapshot, game: Game | None, ctx: Context, msg: RematchMe
 def keep_review(
     snap: TableSnapshot, game: Game | None, number: int, review: dict[str, Any]
 ) -> Change:
-    """Store the review of game ``number`` once it is written (it may be too late)."""
-    if snap.game.number != number or snap.game.review is not None:
-        raise TableError("stale_version", "the review is no longer wanted")
+    """Store the review of game ``number`` with the table's current game, when that is the
+    game and it has none yet. Refused otherwise: once the table has moved on (a rematch) the
+    review goes straight to the finished game's own row (see :mod:`~yacht.web.service.runner`)."""
+    if snap.game.number != number:
+        raise TableError("stale_version", f"game {number} is no longer the table's current game")
+    if snap.game.review is not None:
+        raise TableError("stale_version", f"game {number} has its review")
     return Change(game={"review": review}, engine=game)

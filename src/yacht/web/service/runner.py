@@ -1,8 +1,10 @@
 """Server-side turns: bots act promptly, timed turns time out, finished games get reviewed.
 
-One task per table that needs the server (a bot to move, a turn clock, a review to write);
-it sleeps while people think and is woken by every change to its table. Its moves go through
-the same checks as a person's, so a move decided on an old version is simply rejected.
+One task per table that needs the server (a bot to move, a turn clock); it sleeps while
+people think and is woken by every change to its table. Its moves go through the same checks as
+a person's, so a move decided on an old version is simply rejected. A finished game's review is
+a task of its own, made from the game as it ended and kept on that game's row whatever the table
+does next (a rematch a moment after the end does not lose it).
 
 With several server processes, the process that made a table's latest change drives it (its
 runner is woken by that change). A driver whose move is refused while nothing changed the
@@ -65,12 +67,16 @@ class Runner:
         self._announcing: asyncio.Task[None] | None = None
         self._wake: dict[str, asyncio.Event] = {}
         self._bots: dict[tuple[str, int, int], bots.BotSeat] = {}
+        self._reviews: dict[tuple[str, int], asyncio.Task[None]] = {}
         service.on_change = self.kick
 
     def kick(self, code: str, snap: TableSnapshot | None = None, game: Game | None = None) -> None:
         """Something changed at a table: make sure its driver looks again. Given the new
         snapshot, a table that needs nothing from the server (no bot to move, no clock, no
-        review to write) gets no driver."""
+        review to write) gets no driver; a game that has just ended has its review started
+        here, from the game as it ended, before anything else can happen at the table."""
+        if snap is not None and game is not None and game.finished and snap.game.review is None:
+            self._start_review(code, snap.game.number, game)
         task = self._tasks.get(code)
         if task is not None and not task.done():
             self._wake[code].set()
@@ -98,16 +104,19 @@ class Runner:
                 log.exception("table %s: its state could not be announced", code)
 
     async def stop(self) -> None:
-        tasks = [*self._tasks.values(), *([self._announcing] if self._announcing else [])]
+        tasks = [*self._tasks.values(), *self._reviews.values()]
+        tasks += [self._announcing] if self._announcing else []
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks.clear()
+        self._reviews.clear()
 
     async def idle(self) -> None:
         """Wait until no table needs the server (tests use it to let bots finish)."""
-        while any(not t.done() for t in self._tasks.values()):
-            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        while any(not t.done() for t in [*self._tasks.values(), *self._reviews.values()]):
+            tasks = [*self._tasks.values(), *self._reviews.values()]
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _drive(self, code: str) -> None:
         wake = self._wake[code]
@@ -120,11 +129,11 @@ class Runner:
                 if game is None:
                     return
                 if game.finished:
-                    if snap.game.review is None:
-                        await self._review(code, snap, game)
+                    if snap.game.review is None:  # e.g. a game resumed after a restart
+                        self._start_review(code, snap.game.number, game)
                     if not wake.is_set():
                         return
-                    continue  # e.g. a rematch while the review was written: drive the new game
+                    continue  # e.g. a rematch: drive the new game
                 turn = (snap.game.number, game.version)
                 if snap.seats[game.current].kind == "bot":
                     await asyncio.sleep(self.bot_delay)
@@ -196,14 +205,32 @@ class Runner:
         for key in [k for k in self._bots if k[0] == code]:
             del self._bots[key]
 
-    async def _review(self, code: str, snap: TableSnapshot, game: Game) -> None:
-        self._forget_bots(code)
+    def _start_review(self, code: str, number: int, game: Game) -> None:
+        key = (code, number)
+        if key in self._reviews:
+            return
+        task = asyncio.get_running_loop().create_task(self._review(code, number, game))
+        self._reviews[key] = task
+        task.add_done_callback(lambda _t: self._reviews.pop(key, None))
+
+    async def _review(self, code: str, number: int, game: Game) -> None:
+        """Write the review of game ``number`` and keep it: through the table while that game
+        is still its current one (its players see it at once), else straight on the game's own
+        row (the table has moved on to a rematch)."""
         try:
             review = await asyncio.to_thread(bots.review_json, game)
         except Exception:
-            log.exception("table %s: the review of game %d failed", code, snap.game.number)
+            log.exception("table %s: the review of game %d failed", code, number)
             return
         try:
-            await self.service.store_review(code, snap.game.number, review)
-        except TableError as e:
-            log.info("table %s: review not stored: %s", code, e.message)
+            await self.service.store_review(code, number, review)
+            return
+        except TableError:  # the table moved on, or it was kept already
+            pass
+        try:
+            kept = await asyncio.to_thread(self.service.store.keep_review, code, number, review)
+        except Exception:
+            log.exception("table %s: the review of game %d was not stored", code, number)
+            return
+        if not kept:
+            log.info("table %s: review of game %d not stored: it has one", code, number)

@@ -354,6 +354,23 @@ class Store:
                 new_game.id = key[0]
         return seen + 1
 
+    def keep_review(self, code: str, number: int, review: dict[str, Any]) -> bool:
+        """Store the review of finished game ``number`` of table ``code`` on its own row, when
+        it has none yet; False when there is no such game without one. No revision moves: the
+        table has moved on from that game, so no snapshot holds it."""
+        with self.engine.begin() as c:
+            done = c.execute(
+                update(_GAMES)
+                .where(
+                    _GAMES.c.table_code == code,
+                    _GAMES.c.number == number,
+                    _GAMES.c.status == "finished",
+                    _GAMES.c.review.is_(None),
+                )
+                .values(review=review)
+            )
+        return bool(done.rowcount)
+
     # --- presence, caps and clean-up -------------------------------------------------------
 
     def note(self, notes: Mapping[tuple[str, int], datetime]) -> None:
