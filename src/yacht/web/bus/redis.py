@@ -38,7 +38,7 @@ import math
 import os
 import secrets
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from itertools import islice
 from typing import Any
@@ -188,6 +188,7 @@ class Publisher:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._broken = False  # the acknowledgements' reader lost the connection
+        self._down = False  # said so in the log already: one line per outage, not per attempt
         self.connected = asyncio.Event()
         self.dropped = 0  # publishes given up because Redis stayed away too long
 
@@ -218,9 +219,10 @@ class Publisher:
             try:
                 connection = await connect(self.pool)
             except FAILURES as e:
-                log.warning("redis publisher cannot connect to %s: %s", self.shown, e)
+                self._lost("cannot connect to", e)
                 await asyncio.sleep(RECONNECT_DELAY)
                 continue
+            self._down = False
             self._unsent = len(self._pending)  # whatever was not acknowledged, in order
             self._broken = False
             self.connected.set()
@@ -228,7 +230,7 @@ class Publisher:
             try:
                 await self._write(connection)
             except FAILURES as e:
-                log.warning("redis publisher lost its connection to %s: %s", self.shown, e)
+                self._lost("lost its connection to", e)
             finally:
                 self.connected.clear()
                 reader.cancel()
@@ -261,9 +263,14 @@ class Publisher:
                 if self._pending:
                     self._pending.popleft()
         except FAILURES as e:
-            log.warning("redis publisher lost its connection to %s: %s", self.shown, e)
+            self._lost("lost its connection to", e)
         self._broken = True
         self._wake.set()
+
+    def _lost(self, what: str, error: BaseException) -> None:
+        if not self._down:
+            self._down = True
+            log.warning("redis publisher %s %s: %s", what, self.shown, error)
 
 
 class RedisBroadcaster:
@@ -290,6 +297,7 @@ class RedisBroadcaster:
         self._publisher: Publisher | None = None  # made in the event loop, on first use
         self._failing = False  # the last attempt to connect the subscriber failed
         self._on_note: NoteHandler = lambda _channel, _note: None
+        self._on_link: Callable[[bool], None] = lambda _up: None
         self._closed = False
 
     # --- the Broadcaster interface -------------------------------------------------------
@@ -306,6 +314,11 @@ class RedisBroadcaster:
 
     def on_note(self, handler: NoteHandler) -> None:
         self._on_note = handler
+
+    def on_link(self, handler: Callable[[bool], None]) -> None:
+        """Have ``handler`` told when the subscriber connection is lost (False) and when it is
+        back (True, after every inbox was given its resync marker)."""
+        self._on_link = handler
 
     def subscribe(self, channel: str) -> AbstractAsyncContextManager[Inbox]:
         return self._subscription(self.prefix + channel)
@@ -367,12 +380,13 @@ class RedisBroadcaster:
 
     async def _send(self, *args: str) -> bool:
         """Write a command on the subscriber connection; False when it is down (on reconnect
-        every channel of ``_local`` is subscribed again)."""
+        every channel of ``_local`` is subscribed again). Shielded: redis-py closes a
+        connection whose write was cancelled, and this one is every table's."""
         connection = self._connection
         if connection is None or not connection.is_connected:
             return False
         try:
-            await connection.send_command(*args, check_health=False)
+            await asyncio.shield(connection.send_command(*args, check_health=False))
         except FAILURES:
             return False  # the reader notices the drop and resyncs
         return True
@@ -399,7 +413,9 @@ class RedisBroadcaster:
             try:
                 connection = await self._open()
             except FAILURES as e:
-                log.warning("redis subscriber cannot connect to %s: %s", self.shown, e)
+                if not self._failing:  # one line per outage, not one per attempt
+                    log.warning("redis subscriber cannot connect to %s: %s", self.shown, e)
+                    self._on_link(False)
                 self._failing = missed = True
                 for ready in self._ready.values():  # waiting is over: the reconnection resyncs
                     if not ready.done():
@@ -407,11 +423,16 @@ class RedisBroadcaster:
                 self._ready.clear()
                 await asyncio.sleep(RECONNECT_DELAY)
                 continue
+            back = self._failing
             self._failing = False
             self._connected.set()
             if missed and self._local:
                 log.info("redis subscriber connected: resyncing %d tables", len(self._local))
                 self._resync_all()
+            elif back:
+                log.info("redis subscriber connected to %s again", self.shown)
+            if back:
+                self._on_link(True)
             missed = True  # from now on, losing the connection loses messages
             try:
                 await self._listen(connection)
@@ -421,6 +442,8 @@ class RedisBroadcaster:
             await self._drop_connection()
             self._resync_all()
             if not self._closed:
+                self._failing = True  # quiet until it is back (see above)
+                self._on_link(False)
                 await asyncio.sleep(RECONNECT_DELAY)
 
     async def _open(self) -> AbstractConnection:
