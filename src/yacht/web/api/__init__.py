@@ -1,0 +1,1 @@
+"""HTTP and WebSocket endpoints: validate a request, call the service, reply (no decisions here)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import fastapi_offline
 from fastapi import FastAPI, Request
@@ -17,12 +17,38 @@ from pydantic import TypeAdapter
 from yacht.web.protocol.errors import TableError
 from yacht.web.protocol.messages import ClientMessage, ServerMessage
 
-__all__ = ["STATIC", "add_pages", "openapi_with_messages"]
+__all__ = ["STATIC", "add_pages", "describe_api", "message_types", "openapi_with_messages"]
 
 STATIC = Path(__file__).parents[1] / "static"
 # Swagger UI 5 (it reads the OpenAPI 3.1 that FastAPI writes), as shipped by fastapi-offline.
 SWAGGER_UI = Path(fastapi_offline.__file__).parent / "static"
 PAGES = {"/": "index.html", "/games": "games.html"}
+
+
+def message_types(union: Any) -> list[str]:
+    """The ``type`` tags of a message union, in its order.
+
+    >>> message_types(ClientMessage)[:3]
+    ['hello', 'action', 'hint']
+    """
+    return [str(m.model_fields["type"].default) for m in get_args(get_args(union)[0])]
+
+
+def describe_api() -> str:
+    """The OpenAPI document's description, its message lists made from the unions themselves."""
+    sent = ", ".join(f"`{name}`" for name in message_types(ClientMessage))
+    received = ", ".join(f"`{name}`" for name in message_types(ServerMessage))
+    return f"""\
+Play Yacht at a table of friends and bots.
+
+**WebSocket** `/ws/tables/{{code}}`: send `ClientMessage` values (JSON, tagged by `type`:
+{sent}) and receive `ServerMessage` values ({received}). Both unions are in the schema
+components below. The server sends the table's `state` on connect and after every change. Every
+`action` names the game number and the `version` it was decided on; a stale, repeated,
+malformed, out-of-turn or unauthorised message is answered by an `error` and changes nothing. A
+message over 8 KiB is answered by a `too_large` error and the socket is closed (code 1009). The
+in-game REST endpoints take the same messages.
+"""
 
 
 def add_pages(app: FastAPI) -> None:

@@ -1,0 +1,2 @@
+"""What lasts: database models, the one store API (SQLite and PostgreSQL), changes, snapshots,
+peer notes, migrations."""
