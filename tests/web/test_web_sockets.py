@@ -234,3 +234,17 @@ def test_ping(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/tables/{t.code}") as ws:
         until(ws, "state")
         quiet(ws)
+
+
+def test_every_client_message_has_a_handler_and_is_described() -> None:
+    """A new message type cannot be added to the union without the socket handling it, nor
+    without the API page's description naming it."""
+    from typing import get_args
+
+    from yacht.web.api.pages import describe_api, message_types
+    from yacht.web.api.sockets import HANDLERS
+    from yacht.web.protocol.messages import ClientMessage, ServerMessage
+
+    assert set(HANDLERS) == set(get_args(get_args(ClientMessage)[0]))
+    for name in message_types(ClientMessage) + message_types(ServerMessage):
+        assert f"`{name}`" in describe_api()

@@ -32,8 +32,6 @@ from yacht.web.storage.store import Store
 __all__ = ["create_app"]
 
 
-
-
 def create_app(
     database: str | None = None,
     *,
