@@ -48,3 +48,27 @@ def test_unreadable_messages_on_the_socket_get_an_error(client: TestClient) -> N
             assert (reply["type"], reply["code"]) == ("error", "invalid")
         ws.send_json({"type": "ping"})
         assert ws.receive_json()["type"] == "pong"  # the connection is still good
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status", "code"),
+    [
+        ("GET", "/api/no-such-thing", 404, "not_found"),
+        ("GET", "/api/games/7/nothing", 404, "not_found"),
+        ("DELETE", "/api/tables", 405, "not_allowed"),
+        ("PUT", "/api/presets", 405, "not_allowed"),
+    ],
+)
+def test_unknown_routes_and_methods_get_the_documented_error(
+    client: TestClient, method: str, path: str, status: int, code: str
+) -> None:
+    """A path no route serves, or a method its route does not take: the same error body as
+    every other refusal (never ``{"detail": ...}``); a 405 still says what is allowed."""
+    r = client.request(method, path)
+    assert r.status_code == status, r.text
+    error = r.json()
+    assert set(error) == {"type", "code", "message", "ref"}
+    assert (error["type"], error["code"]) == ("error", code)
+    assert path in error["message"]
+    if status == 405:
+        assert r.headers["allow"]
