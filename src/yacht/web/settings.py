@@ -58,6 +58,8 @@ class Settings(BaseSettings):
     waiting_per_client: int = 5  # tables waiting for players one client may have opened
     waiting_total: int = 1000  # tables waiting for players on the whole server
     pg_direct: bool = True
+    # The path behind a reverse proxy (/yacht for https://example.org/yacht/; "": the root).
+    root_path: str = Field(default="", pattern=r"^(/[A-Za-z0-9._~-]+)*$")
 
     def database_url(self) -> str:
         """The database to use: ``database``, else an SQLite file in :func:`data_dir`."""

@@ -1,8 +1,15 @@
 """The pages (lobby, games, replay, a table), the interactive API documentation and the OpenAPI
-document with the WebSocket messages in it."""
+document with the WebSocket messages in it.
+
+The game may be served under a sub-path behind a reverse proxy (https://example.org/yacht/, the
+``root_path`` setting or uvicorn's ``--root-path``). Every page's ``<head>`` has
+``<base href="/">`` before any URL, served as the root path (``<base href="/yacht/">``), and
+every URL the page and its scripts make (static files, API, WebSocket, links) is relative to it.
+"""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, get_args
@@ -10,19 +17,22 @@ from typing import Any, get_args
 import fastapi_offline
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from yacht.web.protocol.errors import TableError
 from yacht.web.protocol.messages import ClientMessage, ServerMessage
 
-__all__ = ["STATIC", "add_pages", "describe_api", "message_types", "openapi_with_messages"]
+__all__ = ["BASE", "STATIC", "RootPath", "add_pages", "openapi_with_messages", "page_html"]
 
 STATIC = Path(__file__).parents[1] / "static"
 # Swagger UI 5 (it reads the OpenAPI 3.1 that FastAPI writes), as shipped by fastapi-offline.
 SWAGGER_UI = Path(fastapi_offline.__file__).parent / "static"
 PAGES = {"/": "index.html", "/games": "games.html"}
+BASE = '<base href="/">'
+"""What every page's ``<head>`` starts with, as written in its file."""
 
 
 def message_types(union: Any) -> list[str]:
@@ -62,34 +72,71 @@ def add_pages(app: FastAPI) -> None:
     app.add_api_route("/t/{code}", _table_page, include_in_schema=False, methods=["GET"])
 
 
-async def _docs() -> HTMLResponse:
+class RootPath:
+    """Serves the app under ``root_path``: a request's path may come with the prefix (a proxy
+    that passes it on) or without it (one that strips it); the app sees it with, as the ASGI
+    spec has it (uvicorn's ``--root-path`` does the same), and ``root_path`` in the scope."""
+
+    def __init__(self, app: ASGIApp, root_path: str) -> None:
+        self.app = app
+        self.root = root_path.rstrip("/")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            path: str = scope["path"]
+            scope = dict(scope, root_path=self.root)
+            if path != self.root and not path.startswith(self.root + "/"):
+                scope["path"] = self.root + path
+                scope["raw_path"] = self.root.encode() + scope.get("raw_path", path.encode())
+        await self.app(scope, receive, send)
+
+
+def page_html(name: str, root_path: str = "") -> str:
+    """The page ``name`` from the static folder, its ``<base href>`` set to ``root_path``."""
+    text = (STATIC / name).read_text(encoding="utf-8")
+    if root_path:
+        text = text.replace(BASE, f'<base href="{html.escape(root_path.rstrip("/"))}/">', 1)
+    return text
+
+
+def _root(request: Request) -> str:
+    root: str = request.scope.get("root_path", "")
+    return root.rstrip("/")
+
+
+async def _docs(request: Request) -> HTMLResponse:
     """The interactive API documentation (Swagger UI), from files installed with the server."""
+    root = _root(request)
     return get_swagger_ui_html(
-        openapi_url="/openapi.json",
+        openapi_url=f"{root}/openapi.json",
         title="Yacht API",
-        swagger_js_url="/docs/assets/swagger-ui-bundle.js",
-        swagger_css_url="/docs/assets/swagger-ui.css",
-        swagger_favicon_url="/static/favicon.svg",
+        swagger_js_url=f"{root}/docs/assets/swagger-ui-bundle.js",
+        swagger_css_url=f"{root}/docs/assets/swagger-ui.css",
+        swagger_favicon_url=f"{root}/static/favicon.svg",
     )
 
 
-def _page(name: str) -> Callable[[], Any]:
-    async def page() -> FileResponse:
-        return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+def _page(name: str) -> Callable[..., Any]:
+    async def page(request: Request) -> HTMLResponse:
+        return _answer(name, request)
 
     page.__name__ = f"page_{name.split('.')[0]}"
     return page
 
 
-async def _table_page(code: str, request: Request) -> FileResponse:
+def _answer(name: str, request: Request, status: int = 200) -> HTMLResponse:
+    headers = {"Cache-Control": "no-cache"}
+    return HTMLResponse(page_html(name, _root(request)), status_code=status, headers=headers)
+
+
+async def _table_page(code: str, request: Request) -> HTMLResponse:
     """A table's page; answered 404 when no table has the code (the page then says so)."""
     status = 200
     try:
         await request.app.state.service.latest(code)
     except TableError:
         status = 404
-    headers = {"Cache-Control": "no-cache"}
-    return FileResponse(STATIC / "table.html", status_code=status, headers=headers)
+    return _answer("table.html", request, status)
 
 
 def openapi_with_messages(app: FastAPI) -> Callable[[], dict[str, Any]]:

@@ -7,13 +7,19 @@ export class ApiError extends Error {
   }
 }
 
+// The game may be served under a sub-path (https://example.org/yacht/): the server writes it into
+// each page's <base href>, and every URL a script makes is relative to that base (no leading "/").
+export function url(path) {
+  return new URL(path, document.baseURI).href;
+}
+
 export async function api(path, { method = "GET", body } = {}) {
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(path, init);
+  const response = await fetch(url(path), init);
   const data = await response.json().catch(() => ({}));
   if (!response.ok) throw new ApiError(data.code || "error", data.message || response.statusText, response.status);
   return data;

@@ -9,7 +9,7 @@ let offset = 0;
 
 async function load() {
   document.title = `${t("Yacht")} · ${t("Finished games")}`;
-  const games = await api(`/api/games?limit=${PAGE}&offset=${offset}`);
+  const games = await api(`api/games?limit=${PAGE}&offset=${offset}`);
   const when = new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" });
   $("#games").innerHTML =
     games
@@ -20,7 +20,7 @@ async function load() {
         const finished = g.finished_at ? when.format(new Date(g.finished_at)) : "";
         return (
           `<tr><td><code>${esc(g.table)}</code> #${g.number}</td><td>${esc(presetLabel(g.preset))}</td><td>${players}</td>` +
-          `<td>${esc(finished)}</td><td><a href="/games/${g.id}">${esc(t("Replay"))}</a></td></tr>`
+          `<td>${esc(finished)}</td><td><a href="games/${g.id}">${esc(t("Replay"))}</a></td></tr>`
         );
       })
       .join("") || `<tr><td colspan="5" class="muted">${esc(t("No finished games yet."))}</td></tr>`;

@@ -85,7 +85,7 @@ export function pickLanguage() {
 }
 
 export async function loadLanguage(code) {
-  const response = await fetch(`/api/i18n/${code}`);
+  const response = await fetch(new URL(`api/i18n/${code}`, document.baseURI));
   if (!response.ok) throw new Error(`no texts for ${code}`);
   const data = await response.json();
   messages = data.messages;

@@ -1,5 +1,5 @@
 // The lobby: open a table (then take its first person's seat), or join one by code.
-import { api, esc, tokens, $ } from "./api.js";
+import { api, esc, tokens, url, $ } from "./api.js";
 import { duration, setupLanguages, t } from "./i18n.js";
 import { errorText, levelLabel, playerName, presetDescription, presetLabel } from "./labels.js";
 import { namesHtml } from "./markup.js";
@@ -67,13 +67,13 @@ async function create(event) {
     client_seed: $("#client-seed").value.trim(),
   };
   try {
-    const table = await api("/api/tables", { method: "POST", body });
+    const table = await api("api/tables", { method: "POST", body });
     if (humans.length) {
-      const joined = await api(`/api/tables/${table.code}/join`, { method: "POST", body: { seat: humans[0], name } });
+      const joined = await api(`api/tables/${table.code}/join`, { method: "POST", body: { seat: humans[0], name } });
       tokens.set(table.code, joined.seat, joined.token);
       localStorage.setItem("yacht:name", name);
     }
-    location.href = table.invite_path;
+    location.href = url(`t/${encodeURIComponent(table.code)}`);
   } catch (error) {
     toast(errorText(error));
   }
@@ -81,12 +81,12 @@ async function create(event) {
 
 async function openTables() {
   try {
-    const tables = await api("/api/tables");
+    const tables = await api("api/tables");
     $("#open-tables").innerHTML =
       tables
         .map(
           (tb) =>
-            `<li><a href="/t/${tb.code}"><strong>${tb.code}</strong> · ${esc(presetLabel(tb.preset))} · ` +
+            `<li><a href="t/${tb.code}"><strong>${tb.code}</strong> · ${esc(presetLabel(tb.preset))} · ` +
             `${namesHtml(tb.seats.map((s) => (s.name ? playerName(s.name) : "—")))}</a> ` +
             `<span class="muted">${esc(t("Free seats: {n}", { n: tb.free_seats }))}</span></li>`,
         )
@@ -110,7 +110,7 @@ async function main() {
   });
   timerOptions();
   if (!$("#name").value) $("#name").value = localStorage.getItem("yacht:name") || ""; // keep what was typed
-  const [known, bots] = await Promise.all([api("/api/presets"), api("/api/bots")]);
+  const [known, bots] = await Promise.all([api("api/presets"), api("api/bots")]);
   levels = bots;
   presets = known;
   presetOptions();
@@ -123,7 +123,7 @@ async function main() {
   $("#join-code").addEventListener("submit", (event) => {
     event.preventDefault();
     const code = $("#code").value.trim().toUpperCase();
-    if (code) location.href = `/t/${encodeURIComponent(code)}`;
+    if (code) location.href = url(`t/${encodeURIComponent(code)}`);
   });
   openTables();
 }

@@ -61,7 +61,7 @@ function stop() {
 async function main() {
   await setupLanguages($("#lang"), render);
   document.title = `${t("Yacht")} · ${t("Replay")}`;
-  replay = await api(`/api/games/${id}/replay`).catch((error) => {
+  replay = await api(`api/games/${id}/replay`).catch((error) => {
     $("#title").textContent = errorText(error, { not_found: () => t("There is no finished game with this number.") });
     return null;
   });
@@ -77,7 +77,7 @@ async function main() {
     render();
   };
   $("#verify").onclick = async () => {
-    const result = verifyGame(await api(`/api/games/${id}`));
+    const result = verifyGame(await api(`api/games/${id}`));
     $("#verdict").className = `verdict ${result.fair ? "ok" : "bad"}`;
     $("#verdict").textContent = result.fair
       ? fairText(result)

@@ -77,7 +77,7 @@ function reviewCard(player, review) {
 // Every decision is fetched once: the charts then mark the biggest losses, and a player's
 // list is filled the first time it is opened.
 function wireDecisions(box, gameId, summary) {
-  const full = summary ? api(`/api/games/${gameId}/review`) : null;
+  const full = summary ? api(`api/games/${gameId}/review`) : null;
   full?.then((review) => {
     for (const player of review.players) {
       const chart = box.querySelector(`.review[data-seat="${player.seat}"] .chart-box`);
@@ -112,7 +112,7 @@ export function renderResults(box, table, names, mine, onRematch) {
   box.innerHTML =
     `<h2 id="results-title">${winnersHtml(names, g.totals, g.winners)}</h2>` +
     `<ol class="ranking">${ranking}</ol><div class="actions">${rematch}` +
-    `<a class="button secondary" href="/games/${g.id}">${esc(t("Replay"))}</a></div>` +
+    `<a class="button secondary" href="games/${g.id}">${esc(t("Replay"))}</a></div>` +
     `<h2>${esc(t("Review"))}</h2>` +
     (g.review ? `<div class="reviews">${reviews}</div>` : `<p class="muted" id="review-wait">${esc(t("Reviewing the game…"))}</p>`);
   box.querySelector("#rematch")?.addEventListener("click", onRematch);
@@ -139,7 +139,7 @@ export function renderFair(box, table) {
     body +=
       `<p>${esc(t("Revealed seed"))}:</p><p><code class="hash">${esc(g.server_seed)}</code></p>` +
       `<div class="actions"><button type="button" class="secondary" id="verify">${esc(t("Check every roll"))}</button>` +
-      `<a class="button link" href="/api/games/${g.id}" download="yacht-${table.code}-${g.number}.json">${esc(t("Download the game"))}</a></div>` +
+      `<a class="button link" href="api/games/${g.id}" download="yacht-${table.code}-${g.number}.json">${esc(t("Download the game"))}</a></div>` +
       `<p class="verdict" id="verdict" role="status" aria-live="polite"></p>` +
       `<p class="muted">${esc(t("Or run: yacht verify GAME.json"))}</p>`;
   } else {
@@ -152,7 +152,7 @@ export function renderFair(box, table) {
   box.querySelector("#verify")?.addEventListener("click", async () => {
     const verdict = box.querySelector("#verdict");
     verdict.textContent = t("Checking…");
-    const data = await api(`/api/games/${g.id}`);
+    const data = await api(`api/games/${g.id}`);
     const result = verifyGame(data);
     result.problems.push(...checkSeeds(data, table.code));
     result.fair = result.problems.length === 0;

@@ -1,5 +1,5 @@
 // The table page: seats, live game over a WebSocket, actions, hints, results.
-import { api, show, tokens, $ } from "./api.js";
+import { api, show, tokens, url, $ } from "./api.js";
 import { setupSound } from "./effects.js";
 import { contribute, seedFor } from "./fairness-seed.js";
 import { setupLanguages, t } from "./i18n.js";
@@ -13,8 +13,9 @@ let backoff = 400;
 // --- connection -----------------------------------------------------------------------------
 
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/tables/${encodeURIComponent(code)}`);
+  const address = new URL(url(`ws/tables/${encodeURIComponent(code)}`));
+  address.protocol = address.protocol === "https:" ? "wss:" : "ws:";
+  socket = new WebSocket(address);
   socket.addEventListener("open", () => {
     backoff = 400;
     setConnection(true);
@@ -192,7 +193,7 @@ async function join(seat) {
   }
   try {
     const seed = seedFor(code, S.table.game.number, S.table.game.commitment); // fair dice rule 2
-    const joined = await api(`/api/tables/${code}/join`, { method: "POST", body: { seat, name, seed } });
+    const joined = await api(`api/tables/${code}/join`, { method: "POST", body: { seat, name, seed } });
     tokens.set(code, joined.seat, joined.token);
     localStorage.setItem("yacht:name", name);
     S.mine = tokens.get(code);
@@ -272,9 +273,9 @@ async function main() {
   });
   drawSound();
   phone.addEventListener("change", () => render(S.table));
-  api("/api/bots").then((levels) => (S.botLevels = levels)).catch(() => {});
+  api("api/bots").then((levels) => (S.botLevels = levels)).catch(() => {});
   if (!code) {
-    location.href = "/";
+    location.href = url("./");
     return;
   }
   $("#code-chip").textContent = code;

@@ -1,6 +1,6 @@
 // Drawing the table page from the state: panels, turn, dice, controls, hints, card, sheet,
 // seats, log, results; and what a new move makes felt.
-import { esc, setHtml, show, $ } from "./api.js";
+import { esc, setHtml, show, url, $ } from "./api.js";
 import { cardHtml } from "./card.js";
 import { dieSvg } from "./dice.js";
 import { beep, celebrate, markScore } from "./effects.js";
@@ -138,7 +138,7 @@ function renderInvite() {
     invite.parentNode.insertBefore(inviteFirst ? invite : join, inviteFirst ? join : invite);
   }
   show($("#invite"), waitingForPlayers);
-  $("#invite-link").value = `${location.origin}${S.table.invite_path}`;
+  $("#invite-link").value = url(`t/${encodeURIComponent(S.table.code)}`);
   $("#invite-code").textContent = S.table.code;
 }
 
