@@ -19,7 +19,7 @@ import yacht
 from yacht.web.api.errors import add_error_handlers
 from yacht.web.api.health import router as health_router
 from yacht.web.api.metrics import router as metrics_router
-from yacht.web.api.pages import RootPath, add_pages, openapi_with_messages
+from yacht.web.api.pages import RootPath, add_pages, describe_api, openapi_with_messages
 from yacht.web.api.routes import router
 from yacht.web.api.sockets import table_socket
 from yacht.web.bus.broadcast import Broadcaster, LocalBroadcaster
@@ -30,19 +30,6 @@ from yacht.web.settings import Settings
 from yacht.web.storage.store import Store
 
 __all__ = ["create_app"]
-
-
-DESCRIPTION = """\
-Play Yacht at a table of friends and bots.
-
-**WebSocket** `/ws/tables/{code}`: send `ClientMessage` values (JSON, tagged by `type`:
-`hello`, `action`, `hint`, `hand_to_bot`, `rematch`, `ping`) and receive `ServerMessage`
-values (`state`, `error`, `hint`, `welcome`, `pong`). Both unions are in the schema
-components below. The server sends the table's `state` on connect and after every change.
-Every `action` names the game number and the `version` it was decided on; a stale, repeated,
-malformed, out-of-turn or unauthorised message is answered by an `error` and changes nothing.
-The in-game REST endpoints take the same messages.
-"""
 
 
 def create_app(
@@ -99,7 +86,7 @@ def create_app(
     app = FastAPI(
         title="Yacht",
         version=yacht.__version__,
-        description=DESCRIPTION,
+        description=describe_api(),
         lifespan=lifespan,
         docs_url=None,  # served below from files installed with the server: no CDN, works offline
         redoc_url=None,
