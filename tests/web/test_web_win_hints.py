@@ -4,7 +4,7 @@ and the ``winner`` bot playing a whole game."""
 
 from __future__ import annotations
 
-import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +13,9 @@ from starlette.testclient import TestClient
 
 from yacht.game import TurnView
 from yacht.rules import Category, rules_by_name
-from yacht.strategy.win import win_hint_for_view
+from yacht.strategy.win import prepare, win_hint_for_view
 from yacht.web.app import create_app
+from yacht.web.service.hints import HintDesk
 from yacht.web.settings import Settings
 
 from .helpers import Table
@@ -102,6 +103,8 @@ def test_a_hint_from_the_solved_two_player_table_says_so(
     monkeypatch.setattr(
         win, "win_hint_for_view", lambda view: dataclasses.replace(real(view), solved=True)
     )
+    # in this process, where the patch is, instead of the server's worker process
+    client.app.state.service.hints = HintDesk(executor=ThreadPoolExecutor(1))  # type: ignore[attr-defined]
     t = _two_players(client, 1)
     t.ok(0, {"kind": "roll"})
     reply = t.post("hint", {"type": "hint", "seat": 0, "token": t.tokens[0]}).json()
@@ -136,16 +139,20 @@ def test_a_new_table_with_opponents_prepares_the_win_tables_once_per_preset(
     from yacht.web.service import bots
 
     calls: list[tuple[str, int]] = []
+
+    class Worker:
+        def submit(self, work: Any, rules: Any, players: int) -> Future[None]:
+            assert work is prepare
+            calls.append((rules.name, players))
+            done: Future[None] = Future()
+            done.set_result(None)
+            return done
+
     monkeypatch.setattr(bots, "_PREPARING", set())
-    monkeypatch.setattr(
-        "yacht.strategy.win.prepare", lambda rules, n: calls.append((rules.name, n))
-    )
+    monkeypatch.setattr(bots, "workers", Worker)
     settings = Settings(waiting_per_client=10)  # it opens six tables at once
     with TestClient(create_app(f"sqlite:///{db}", settings=settings)) as client:
         _open_tables(client)
-    for thread in threading.enumerate():
-        if thread.name.startswith("prepare-"):
-            thread.join(timeout=10)
     assert calls == [("traditional", 2), ("traditional", 3), ("clubhouse", 2)]
 
 

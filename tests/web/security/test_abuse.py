@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -110,7 +111,7 @@ def test_a_full_hint_desk_answers_busy_and_moves_go_on(client: TestClient) -> No
         return {"options": [], "exact": None}
 
     svc = service(client)
-    svc.hints = HintDesk(slow, queue=1)
+    svc.hints = HintDesk(slow, queue=1, executor=ThreadPoolExecutor(1))  # a closure: no pickle
     solo = [Table.create(client, "human") for _ in range(2)]
     for t in solo:
         t.join(0, "Ann")

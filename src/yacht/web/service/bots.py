@@ -6,14 +6,18 @@ and :mod:`yacht.review`, and turns their answers into what the page shows.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import logging
 import random
-import threading
+import time
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from yacht.actions import Action, Score, hold_for_keep
 from yacht.game import Game, TurnView
-from yacht.rules import Rules
+from yacht.rules import Rules, preset_names
+from yacht.web.service.workers import workers
 
 if TYPE_CHECKING:
     from yacht.strategy import Option
@@ -23,17 +27,24 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BotSeat",
+    "bot_action",
     "bot_levels",
     "bot_name",
+    "bot_turn",
+    "build_tables",
     "check_bot",
     "hint_reply",
+    "in_worker",
+    "portable",
+    "prepare_tables",
     "prepare_win_tables",
     "review_json",
+    "tables_ready",
 ]
 
 log = logging.getLogger(__name__)
 _PREPARING: set[tuple[str, bool]] = set()
-_PREPARING_LOCK = threading.Lock()
+_TABLES: list[Future[float]] = []  # the build started by prepare_tables, once per process
 
 
 TARGET_LEVELS = ("target:200", "target:250")
@@ -72,27 +83,59 @@ def bot_name(level: str | None, number: int = 0) -> str:
 
 def prepare_win_tables(rules: Rules, players: int) -> bool:
     """Start building the tables of P(win) hints and the ``winner`` bot for a new table of
-    ``players`` seats, once per preset and per process, in a daemon thread of its own (so no
-    database worker waits on it, and shutting down does not wait for it). Returns whether a
-    build was started. The first hint or winner move then finds them ready (seconds for
-    traditional, about 30 s for clubhouse, once per machine: they are cached on disk).
+    ``players`` seats, once per preset and per process, in the worker that computes hints
+    and bot moves (the serving process never builds a table). Returns whether a build was
+    started. Needed only for presets :func:`prepare_tables` did not build: the first hint or
+    winner move then finds them ready (cached on disk, once per machine).
     """
     key = (rules.name, players == 2)  # heads-up also needs the endgame table
-    with _PREPARING_LOCK:
-        if players < 2 or key in _PREPARING:
-            return False
-        _PREPARING.add(key)
+    if players < 2 or key in _PREPARING:
+        return False
+    _PREPARING.add(key)
+    from yacht.strategy.win import prepare
 
-    def run() -> None:
-        from yacht.strategy.win import prepare
-
-        try:
-            prepare(rules, players)
-        except Exception:  # the hint or bot that needs the table says what is wrong
-            log.exception("preparing the win tables of %s failed", rules.name)
-
-    threading.Thread(target=run, name=f"prepare-{rules.name}", daemon=True).start()
+    done = workers().submit(prepare, rules, players)
+    done.add_done_callback(_log_failure)
     return True
+
+
+def _log_failure(done: Future[Any]) -> None:
+    if not done.cancelled() and (error := done.exception()) is not None:
+        # the hint or bot that needs the table says what is wrong
+        log.error("preparing strategy tables failed: %s: %s", type(error).__name__, error)
+
+
+def build_tables(presets: tuple[str, ...] | None = None) -> float:
+    """Build (or read from the disk cache) every table the web's tables use for ``presets``
+    (all of them by default): the solver's values (every bot, hint and review) and the
+    tables of P(win) hints and the ``winner`` bot, heads-up (the endgame table) and with
+    more players. Runs in the worker; returns the seconds it took."""
+    from yacht.strategy.win import prepare
+
+    start = time.perf_counter()
+    for name in presets or preset_names():
+        prepare(name, 2)
+    return time.perf_counter() - start
+
+
+def prepare_tables(presets: tuple[str, ...] | None = None) -> Future[float]:
+    """Start :func:`build_tables` in the worker, once per process (the first call's
+    ``presets`` count); the future gives its seconds. The worker keeps the tables in
+    memory for the hints and bot moves it computes; the disk cache keeps them for the next
+    start (then this takes about a second)."""
+    if not _TABLES or _failed(_TABLES[0]):
+        _TABLES[:] = [workers().submit(build_tables, presets)]
+        _TABLES[0].add_done_callback(_log_failure)
+    return _TABLES[0]
+
+
+def tables_ready() -> bool:
+    """Whether :func:`prepare_tables` has finished building (False before it is called)."""
+    return bool(_TABLES) and _TABLES[0].done() and not _failed(_TABLES[0])
+
+
+def _failed(done: Future[Any]) -> bool:
+    return done.done() and (done.cancelled() or done.exception() is not None)
 
 
 class BotSeat:
@@ -111,6 +154,36 @@ class BotSeat:
 
     def act(self, view: TurnView) -> Action:
         return self.bot.act(view, self.rng)
+
+
+def portable(view: TurnView) -> TurnView:
+    """The same view with plain dicts for sheets, so it pickles (for the worker)."""
+    return dataclasses.replace(
+        view, sheet=dict(view.sheet), sheets=tuple(dict(s) for s in view.sheets)
+    )
+
+
+def bot_turn(seat: BotSeat, view: TurnView) -> tuple[Action, BotSeat]:
+    """The bot's action, computed in the worker, and the seat as it is after acting (its
+    random generator and remembered decision move on, so the next action follows on)."""
+    return seat.act(view), seat
+
+
+def in_worker(level: str) -> bool:
+    """Whether a bot of ``level`` decides in the worker process rather than in a thread:
+    ``winner`` takes tens to hundreds of milliseconds a move (P(win) of every option) and
+    ``target:T`` a table of seconds to build; the others decide in a tenth of a millisecond
+    (median; a little more the first time a state's policy is looked up), less than the
+    trip to the worker costs."""
+    return level == "winner" or level.startswith("target:")
+
+
+async def bot_action(seat: BotSeat, view: TurnView) -> tuple[Action, BotSeat]:
+    """:func:`bot_turn` away from the event loop: in the worker for heavy bots, else in a
+    thread (the seat returned is the one to keep: a copy back from the worker)."""
+    if in_worker(seat.level):
+        return await workers().run(bot_turn, seat, portable(view))
+    return await asyncio.to_thread(bot_turn, seat, view)
 
 
 def hint_reply(view: TurnView, limit: int = 5) -> dict[str, Any]:
