@@ -188,7 +188,9 @@ class Runner:
             bot = self._bots[key] = bots.BotSeat(level, seed)
         view, turn, fallback = game.view(), (snap.game.number, game.version), timeout_action(game)
         try:
-            action = await asyncio.to_thread(bot.act, view)
+            action, acted = await bots.bot_action(bot, view)
+            if self._bots.get(key) is bot:
+                self._bots[key] = acted
         except Exception:
             log.exception("table %s: bot %s failed; the turn goes on without it", code, level)
             action = fallback
