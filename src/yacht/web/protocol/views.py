@@ -21,15 +21,23 @@ __all__ = [
     "FairState",
     "Frame",
     "GameState",
+    "GameStatus",
     "GameSummary",
     "Preset",
     "Replay",
     "RulesInfo",
+    "SeatKind",
     "SeatState",
     "TableState",
     "TableSummary",
     "UpperBonusInfo",
 ]
+
+
+SeatKind = Literal["human", "bot"]
+"""Who plays a seat: a person (who holds its token) or a bot."""
+GameStatus = Literal["waiting", "playing", "finished"]
+"""Where a game is: waiting for players, in play, or over."""
 
 
 class Model(BaseModel):
@@ -53,7 +61,7 @@ class RulesInfo(Model):
 class SeatState(Model):
     seat: int
     name: str | None = Field(description="the player's name (None while the seat is free)")
-    kind: Literal["human", "bot"]
+    kind: SeatKind
     bot: str | None = Field(description="the bot level of a bot seat")
     taken: bool = Field(description="a person holds the seat, or it is a bot")
     connected: bool = Field(description="the seat's holder has a live connection")
@@ -88,7 +96,7 @@ class FairState(Model):
 class GameState(Model):
     id: int
     number: int
-    status: Literal["waiting", "playing", "finished"]
+    status: GameStatus
     version: int
     round: int
     rounds: int

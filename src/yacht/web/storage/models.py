@@ -18,6 +18,8 @@ from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, Uniqu
 from sqlalchemy.orm import DeclarativeBase, Mapped, configure_mappers, mapped_column, relationship
 from sqlalchemy.orm.instrumentation import ClassManager, manager_of_class
 
+from yacht.web.protocol.views import GameStatus, SeatKind
+
 __all__ = ["Base", "GameRow", "SeatRow", "TableRow", "columns_of", "snapshot_row", "with_columns"]
 
 
@@ -56,7 +58,7 @@ class SeatRow(Base):
     )
     position: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str | None] = mapped_column(String(40))
-    kind: Mapped[str] = mapped_column(String(8))  # "human" or "bot"
+    kind: Mapped[SeatKind] = mapped_column(String(8))
     bot: Mapped[str | None] = mapped_column(String(40))
     token_hash: Mapped[str | None] = mapped_column(String(64))
     claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -76,7 +78,7 @@ class GameRow(Base):
     number: Mapped[int] = mapped_column(Integer)
     server_seed: Mapped[str] = mapped_column(String(64))
     commitment: Mapped[str] = mapped_column(String(64))
-    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting, playing, finished
+    status: Mapped[GameStatus] = mapped_column(String(16), index=True)
     version: Mapped[int] = mapped_column(Integer)
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
     review: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True))
