@@ -67,6 +67,7 @@ class Connection:
         self.seats: set[int] = set()
         self.client = client_key(websocket.scope)
         self._send_lock = asyncio.Lock()
+        self.hints: set[asyncio.Task[None]] = set()  # hints being worked out for this socket
 
     async def send(self, message: BaseModel | str) -> None:
         text = message if isinstance(message, str) else message.model_dump_json()
@@ -109,9 +110,18 @@ class Connection:
     async def action(self, msg: ActionMessage) -> None:
         await self.service.act(self.code, msg)  # everyone, this client too, gets the new state
 
-    async def hint(self, msg: HintMessage) -> BaseModel:
-        self.service.limits.take("hint", self.client)
-        return await self.service.hint(self.code, msg)
+    async def hint(self, msg: HintMessage) -> None:
+        await self.service.limits.take("hint", self.client)
+        # Answered beside the socket's reading, so a move sent after it is not kept waiting.
+        task = asyncio.create_task(self._hint(msg))
+        self.hints.add(task)
+        task.add_done_callback(self.hints.discard)
+
+    async def _hint(self, msg: HintMessage) -> None:
+        try:
+            await self.send(await self.service.hint(self.code, msg))
+        except TableError as e:
+            await self.send(ErrorMessage(code=e.code, message=e.message, ref=msg.ref))
 
     async def hand_to_bot(self, msg: HandToBotMessage) -> None:
         await self.service.hand_to_bot(self.code, msg)
@@ -168,29 +178,39 @@ async def _serve(websocket: WebSocket, service: TableService, code: str) -> None
         await service.load(code)
     except TableError as e:
         await websocket.send_text(ErrorMessage(code=e.code, message=e.message).model_dump_json())
-        await websocket.close(code=4404)
+        if e.code == "unavailable":  # no database to say whether the table exists: later
+            for text in service.notices.now():
+                await websocket.send_text(text)
+            await websocket.close(code=CLOSE_TRY_AGAIN, reason="the database is unavailable")
+        else:
+            await websocket.close(code=4404)
         return
     code = code.upper()
     conn = Connection(websocket, service, code)
     async with service.broadcaster.subscribe(table_channel(code)) as inbox:
-        forwarder = asyncio.create_task(conn.forward(inbox))
-        try:  # read after subscribing: no change can fall in between
-            await conn.send(await service.state_text(code))
-            limits = MessageLimits()
-            while True:
-                try:
-                    text = await receive_text(websocket, limits)
-                except Flood as e:  # over a limit: say so, then close (binary: refuse only)
-                    await conn.send(ErrorMessage(code=e.code, message=e.message))
-                    if e.close is None:
-                        continue
-                    await websocket.close(code=e.close, reason=e.code)
-                    break
-                await conn.handle(text)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            if conn.seats:
-                service.leave(code, conn.seats)
-            forwarder.cancel()
-            await asyncio.gather(forwarder, return_exceptions=True)
+        with service.notices.watch(inbox.put):
+            forwarder = asyncio.create_task(conn.forward(inbox))
+            try:  # read after subscribing: no change can fall in between
+                await conn.send(await conn.current())
+                for text in service.notices.now():
+                    await conn.send(text)
+                limits = MessageLimits()
+                while True:
+                    try:
+                        text = await receive_text(websocket, limits)
+                    except Flood as e:  # over a limit: say so, then close (binary: refuse only)
+                        await conn.send(ErrorMessage(code=e.code, message=e.message))
+                        if e.close is None:
+                            continue
+                        await websocket.close(code=e.close, reason=e.code)
+                        break
+                    await conn.handle(text)
+            except WebSocketDisconnect:
+                pass
+            finally:
+                if conn.seats:
+                    service.leave(code, conn.seats)
+                forwarder.cancel()
+                for task in conn.hints:
+                    task.cancel()
+                await asyncio.gather(forwarder, *conn.hints, return_exceptions=True)

@@ -10,6 +10,7 @@ export const S = {
   mine: tokens.get(code), // {seat: token} held by this browser
   waiting: null, // the version an action was sent on, until the answer comes
   hint: null,
+  hintAsked: null, // {number, version, ref} of the hint on its way, until its answer or error
   botLevels: ["random", "greedy", "easy", "medium", "hard", "optimal"],
   missing: false, // no table has this code
   rematch: () => {},

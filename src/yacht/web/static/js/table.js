@@ -25,6 +25,7 @@ function connect() {
   socket.addEventListener("close", (event) => {
     setConnection(false);
     S.waiting = null;
+    S.hintAsked = null; // its answer went with the socket
     clearQueue();
     if (event.code === 4404) showMissing();
     else setTimeout(connect, backoff);
@@ -64,6 +65,11 @@ function receive(message) {
     if (!before || before.game.version !== g.version || before.game.number !== g.number) {
       S.waiting = null;
       if (S.hint && (S.hint.version !== g.version || before?.game.number !== g.number)) S.hint = null;
+      if (S.hintAsked && (S.hintAsked.version !== g.version || S.hintAsked.number !== g.number)) {
+        // The hint on its way is for a position that has moved on: ask for this one instead.
+        S.hintAsked = null;
+        if (controlling() !== null && g.dice) askHint();
+      }
     }
     if (S.waiting === null) sentHeld = null;
     render(before);
@@ -74,9 +80,15 @@ function receive(message) {
     S.mine = tokens.get(code);
     if (S.table) render(S.table);
   } else if (message.type === "hint") {
-    S.hint = message;
+    if (S.hintAsked?.ref === message.ref) S.hintAsked = null;
+    // An answer for a position that has moved on is dropped (the new one's is on its way).
+    if (S.table && message.version === S.table.game.version) S.hint = message;
     renderHints();
+  } else if (message.type === "notice") {
+    lacking[message.kind] = !message.ok;
+    showConnection();
   } else if (message.type === "error") {
+    if (S.hintAsked?.ref === message.ref) S.hintAsked = null;
     S.waiting = null;
     clearQueue();
     showError(message);
@@ -178,9 +190,18 @@ function closeHints() {
   $("#hint").focus();
 }
 
+let hints = 0; // numbers the hints asked, so an answer or error finds its question
+
 function askHint() {
   const seat = controlling();
-  if (seat !== null) send({ type: "hint", seat, token: S.mine[seat] });
+  const g = S.table?.game;
+  if (seat === null || !g.dice) return;
+  if (S.hintAsked?.number === g.number && S.hintAsked.version === g.version) return; // on its way
+  const ref = `hint-${++hints}`;
+  if (send({ type: "hint", seat, token: S.mine[seat], ref })) {
+    S.hintAsked = { number: g.number, version: g.version, ref };
+    renderHints();
+  }
 }
 
 async function join(seat) {

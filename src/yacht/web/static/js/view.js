@@ -291,6 +291,7 @@ function optionText(option) {
 }
 
 export function renderHints() {
+  $("#hint").setAttribute("aria-busy", String(S.hintAsked !== null));
   const box = $("#hints");
   const g = S.table?.game;
   if (!S.hint || !g || S.hint.version !== g.version || controlling() === null) {

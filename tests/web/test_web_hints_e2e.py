@@ -1,0 +1,78 @@
+"""A hint on its way, in the browser (Debian's Chromium, headless, through Playwright): the Hint
+button says it is working (``aria-busy``) until the answer comes, and a hint asked before a
+hold is dropped and asked again for the position after the hold, whose answer is shown.
+
+The server's hint desk here works in a thread of the test that waits for the test's word, so
+the hint is still on its way while the player holds a die."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from yacht.game import TurnView
+from yacht.web.service.bots import hint_reply
+from yacht.web.service.hints import HintDesk
+
+from .live import LiveServer
+from .pages import Pages, shot
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    live = LiveServer(tmp_path / "yacht.sqlite3", bot_delay=0)
+    live.start()
+    yield live
+    live.stop()
+
+
+class HeldHints:
+    """Hints worked out only once the test lets them (each view asked is kept)."""
+
+    def __init__(self) -> None:
+        self.go = threading.Event()
+        self.asked: list[TurnView] = []
+
+    def compute(self, view: TurnView) -> dict[str, Any]:
+        self.asked.append(view)
+        self.go.wait(60)
+        return hint_reply(view)
+
+
+def test_the_hint_button_is_busy_and_a_hold_asks_again(pages: Pages, server: LiveServer) -> None:
+    assert server._server is not None
+    held = HeldHints()
+    service = server._server.config.app.state.service
+    service.hints = HintDesk(held.compute, executor=ThreadPoolExecutor(1))
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        code = http.post("/api/tables", json={"seats": [{"kind": "human"}]}).json()["code"]
+        token = http.post(f"/api/tables/{code}/join", json={"seat": 0, "name": "Ann"}).json()[
+            "token"
+        ]
+        body = {"type": "action", "seat": 0, "token": token, "game": 1, "version": 0}
+        r = http.post(f"/api/tables/{code}/actions", json={**body, "action": {"kind": "roll"}})
+        assert r.status_code == 200, r.text
+    page = pages.open(f"{server.url}/t/{code}", seats={code: {0: token}})
+    button = page.locator("#hint")
+    expect(button).to_have_attribute("aria-busy", "false")
+    button.click()
+    expect(button).to_have_attribute("aria-busy", "true")
+    shot(page, "11-hint-busy-desktop")
+    page.keyboard.press("1")  # hold the first die while the hint is worked out
+    expect(page.locator('.die[data-pos="1"]')).to_have_attribute("aria-pressed", "true")
+    expect(button).to_have_attribute("aria-busy", "true")  # asked again, for the new position
+    expect(page.locator("#hints")).to_be_hidden()
+    held.go.set()
+    expect(page.locator("#hints li").first).to_be_visible()
+    expect(button).to_have_attribute("aria-busy", "false")
+    assert [sorted(v.held) for v in held.asked] == [[], [1]]
+    shown = page.locator("#hints li .expected").all_inner_texts()
+    answer = hint_reply(held.asked[-1])["options"]
+    assert shown == [f"{o['expected_total']:.1f}" for o in answer]
