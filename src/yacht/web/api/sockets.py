@@ -111,7 +111,7 @@ class Connection:
         await self.service.act(self.code, msg)  # everyone, this client too, gets the new state
 
     async def hint(self, msg: HintMessage) -> None:
-        await self.service.limits.take("hint", self.client)
+        self.service.limits.take("hint", self.client)
         # Answered beside the socket's reading, so a move sent after it is not kept waiting.
         task = asyncio.create_task(self._hint(msg))
         self.hints.add(task)
@@ -178,39 +178,31 @@ async def _serve(websocket: WebSocket, service: TableService, code: str) -> None
         await service.load(code)
     except TableError as e:
         await websocket.send_text(ErrorMessage(code=e.code, message=e.message).model_dump_json())
-        if e.code == "unavailable":  # no database to say whether the table exists: later
-            for text in service.notices.now():
-                await websocket.send_text(text)
-            await websocket.close(code=CLOSE_TRY_AGAIN, reason="the database is unavailable")
-        else:
-            await websocket.close(code=4404)
+        await websocket.close(code=4404)
         return
     code = code.upper()
     conn = Connection(websocket, service, code)
     async with service.broadcaster.subscribe(table_channel(code)) as inbox:
-        with service.notices.watch(inbox.put):
-            forwarder = asyncio.create_task(conn.forward(inbox))
-            try:  # read after subscribing: no change can fall in between
-                await conn.send(await conn.current())
-                for text in service.notices.now():
-                    await conn.send(text)
-                limits = MessageLimits()
-                while True:
-                    try:
-                        text = await receive_text(websocket, limits)
-                    except Flood as e:  # over a limit: say so, then close (binary: refuse only)
-                        await conn.send(ErrorMessage(code=e.code, message=e.message))
-                        if e.close is None:
-                            continue
-                        await websocket.close(code=e.close, reason=e.code)
-                        break
-                    await conn.handle(text)
-            except WebSocketDisconnect:
-                pass
-            finally:
-                if conn.seats:
-                    service.leave(code, conn.seats)
-                forwarder.cancel()
-                for task in conn.hints:
-                    task.cancel()
-                await asyncio.gather(forwarder, *conn.hints, return_exceptions=True)
+        forwarder = asyncio.create_task(conn.forward(inbox))
+        try:  # read after subscribing: no change can fall in between
+            await conn.send(await service.state_text(code))
+            limits = MessageLimits()
+            while True:
+                try:
+                    text = await receive_text(websocket, limits)
+                except Flood as e:  # over a limit: say so, then close (binary: refuse only)
+                    await conn.send(ErrorMessage(code=e.code, message=e.message))
+                    if e.close is None:
+                        continue
+                    await websocket.close(code=e.close, reason=e.code)
+                    break
+                await conn.handle(text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if conn.seats:
+                service.leave(code, conn.seats)
+            forwarder.cancel()
+            for task in conn.hints:
+                task.cancel()
+            await asyncio.gather(forwarder, *conn.hints, return_exceptions=True)

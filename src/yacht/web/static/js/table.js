@@ -84,9 +84,6 @@ function receive(message) {
     // An answer for a position that has moved on is dropped (the new one's is on its way).
     if (S.table && message.version === S.table.game.version) S.hint = message;
     renderHints();
-  } else if (message.type === "notice") {
-    lacking[message.kind] = !message.ok;
-    showConnection();
   } else if (message.type === "error") {
     if (S.hintAsked?.ref === message.ref) S.hintAsked = null;
     S.waiting = null;
