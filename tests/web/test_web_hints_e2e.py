@@ -49,7 +49,8 @@ class HeldHints:
 def test_the_hint_button_is_busy_and_a_hold_asks_again(pages: Pages, server: LiveServer) -> None:
     assert server._server is not None
     held = HeldHints()
-    service = server._server.config.app.state.service
+    app: Any = server._server.config.app
+    service = app.state.service
     service.hints = HintDesk(held.compute, executor=ThreadPoolExecutor(1))
     with httpx.Client(base_url=server.url, timeout=60) as http:
         code = http.post("/api/tables", json={"seats": [{"kind": "human"}]}).json()["code"]
