@@ -59,6 +59,7 @@ def _tables_digest() -> str:
     src = ROOT / "src" / "yacht"
     core = ("actions", "dice", "fields", "game", "game_json", "i18n", "rules", "scorers", "start")
     files = [src / f"{name}.py" for name in core] + sorted((src / "strategy").rglob("*.py"))
+    files = [path for path in files if path.exists()]  # (a copy of this file elsewhere: none)
     digest = hashlib.sha256(f"{sys.version} numpy {numpy.__version__}".encode())
     for path in files:
         digest.update(path.relative_to(src).as_posix().encode() + b"\0" + path.read_bytes())
