@@ -34,6 +34,7 @@ class Server:
     log: Path
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
+    env: dict[str, str] = field(default_factory=dict)  # YACHT_* settings of this process
 
     @property
     def url(self) -> str:
@@ -44,7 +45,7 @@ class Server:
         command += ["--log-format", "json", "--log-level", "info"]
         if self.redis:
             command += ["--redis", self.redis]
-        env = {**os.environ, "YACHT_DATA_DIR": str(self.log.parent)}
+        env = {**os.environ, "YACHT_DATA_DIR": str(self.log.parent), **self.env}
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env

@@ -84,13 +84,10 @@ def register(subs: Any) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-    from uvicorn.config import LOGGING_CONFIG
-
     from yacht.web.app import create_app
     from yacht.web.edge.limits import MAX_FRAME
     from yacht.web.edge.logs import json_line, uvicorn_log_config
-    from yacht.web.edge.serving import UnguardedError, serve_options
+    from yacht.web.edge.serving import UnguardedError, serve, serve_options
     from yacht.web.settings import default_database_url
 
     try:
@@ -114,17 +111,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
         _ = cli_gettext()
         note = _("yacht: serving {url} (database {database})").format(url=url, database=shown)
     print(note, file=sys.stderr)
-    logs = uvicorn_log_config(args.log_level) if args.log_format == "json" else LOGGING_CONFIG
-    uvicorn.run(
+    logs = uvicorn_log_config(args.log_level, json_lines=args.log_format == "json")
+    return serve(  # bounded: SIGTERM -> exit within the grace (YACHT_SHUTDOWN_GRACE) and 5 s
         app,
+        app.state.settings.shutdown_grace,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
         log_config=logs,
+        access_log=False,  # yacht.web.edge.access writes the access lines, with their fields
         ws_max_size=MAX_FRAME,
         **guards,
     )
-    return 0
 
 
 def check_redis(url: str) -> None:

@@ -23,13 +23,39 @@ from yacht.web.api.pages import RootPath, add_pages, describe_api, openapi_with_
 from yacht.web.api.routes import router
 from yacht.web.api.sockets import table_socket
 from yacht.web.bus.broadcast import Broadcaster, LocalBroadcaster
+from yacht.web.edge.access import AccessLog
 from yacht.web.edge.limits import BodyLimit
+from yacht.web.edge.serving import OPEN
+from yacht.web.edge.shared import SharedLimits
 from yacht.web.service.runner import Runner
 from yacht.web.service.tables import TableService
 from yacht.web.settings import Settings
 from yacht.web.storage.store import Store
 
 __all__ = ["create_app"]
+
+
+async def share_limits(settings: Settings, service: TableService) -> SharedLimits | None:
+    """With Redis, count the per-client limits with every other process of the server
+    (:mod:`yacht.web.edge.shared`); without it, nothing to do (None)."""
+    if not settings.redis:
+        return None
+    from yacht.web.bus.redis import connection_pool
+
+    shared = SharedLimits(
+        connection_pool(settings.redis), ttl=settings.limits_ttl, slots=lambda: OPEN.counts
+    )
+    service.limits.share(shared)
+    await shared.start()
+    OPEN.shared = shared
+    service.metrics.processes.set_function(lambda: shared.processes)
+    return shared
+
+
+async def unshare_limits(shared: SharedLimits) -> None:
+    if OPEN.shared is shared:
+        OPEN.shared = None
+    await shared.stop()
 
 
 def create_app(
@@ -62,6 +88,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service.metrics.start()
+        shared = await share_limits(settings, service)
         await runner.resume()
         chores = [
             asyncio.create_task(service.sweep()),
@@ -82,6 +109,8 @@ def create_app(
             await store.aclose()
             store.close()
             await service.metrics.stop()
+            if shared is not None:
+                await unshare_limits(shared)
 
     app = FastAPI(
         title="Yacht",
@@ -101,6 +130,7 @@ def create_app(
     app.include_router(health_router)
     app.include_router(metrics_router)
     app.add_middleware(BodyLimit)
+    app.add_middleware(AccessLog, metrics=service.metrics)
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
     add_pages(app)
     if settings.root_path:

@@ -58,6 +58,12 @@ class Settings(BaseSettings):
     waiting_per_client: int = 5  # tables waiting for players one client may have opened
     waiting_total: int = 1000  # tables waiting for players on the whole server
     pg_direct: bool = True
+    # s a process's entry and connection slots in Redis outlive it (yacht.web.edge.shared)
+    limits_ttl: float = Field(default=30.0, gt=0)
+    # s SIGTERM waits for requests in flight before it cancels them (then the process exits)
+    shutdown_grace: float = Field(default=10.0, ge=0)
+    # addresses and networks whose connections may read /metrics, comma-separated
+    metrics_allow: str = "127.0.0.1,::1"
     # The path behind a reverse proxy (/yacht for https://example.org/yacht/; "": the root).
     root_path: str = Field(default="", pattern=r"^(/[A-Za-z0-9._~-]+)*$")
 

@@ -27,8 +27,8 @@ Service = Annotated[TableService, Depends(_service)]
 def limit(kind: str) -> Any:
     """A dependency spending one of the client's ``kind`` tokens (429 ``rate_limited``)."""
 
-    def spend(request: Request) -> None:
-        _service(request).limits.take(kind, client_key(request.scope))
+    async def spend(request: Request) -> None:
+        await _service(request).limits.take(kind, client_key(request.scope))
 
     spend.__name__ = f"limit_{kind}"
     return Depends(spend)

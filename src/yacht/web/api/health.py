@@ -75,6 +75,9 @@ async def health(request: Request) -> JSONResponse:
         check_database(service.store.engine), check_redis(service.broadcaster)
     )
     ok = database == "ok" and redis in ("ok", "off")
+    service.metrics.database_up.set(database == "ok")
+    if redis != "off":
+        service.metrics.redis_up.set(redis == "ok")
     body = Health(
         status="ok" if ok else "failing",
         database=database,

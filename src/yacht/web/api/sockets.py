@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -46,6 +47,8 @@ from yacht.web.service.tables import TableService
 __all__ = ["HANDLERS", "table_socket"]
 
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+WATCHED: Counter[str] = Counter()
+"""WebSockets of this process per table."""
 
 
 def describe(error: ValidationError) -> str:
@@ -111,7 +114,7 @@ class Connection:
         await self.service.act(self.code, msg)  # everyone, this client too, gets the new state
 
     async def hint(self, msg: HintMessage) -> None:
-        self.service.limits.take("hint", self.client)
+        await self.service.limits.take("hint", self.client)
         # Answered beside the socket's reading, so a move sent after it is not kept waiting.
         task = asyncio.create_task(self._hint(msg))
         self.hints.add(task)
@@ -158,18 +161,23 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     service: TableService = websocket.app.state.service
     client = client_key(websocket.scope)
     capped = client is not None and client not in LOCAL  # not the operator's own load tests
-    if capped and client is not None and OPEN[client] >= MAX_CONNECTIONS:  # at the handshake
+    if capped and client is not None and not await OPEN.take(client, MAX_CONNECTIONS):
         await websocket.close(code=CLOSE_POLICY, reason="too many connections from one client")
         return
-    if client is not None:
-        OPEN[client] += 1
+    metrics, table = service.metrics, code.upper()
+    metrics.websockets.inc()
+    WATCHED[table] += 1
+    metrics.tables.set(len(WATCHED))
     try:
         await _serve(websocket, service, code)
     finally:
-        if client is not None:
-            OPEN[client] -= 1
-            if OPEN[client] <= 0:
-                del OPEN[client]
+        metrics.websockets.dec()
+        WATCHED[table] -= 1
+        if WATCHED[table] <= 0:
+            del WATCHED[table]
+        metrics.tables.set(len(WATCHED))
+        if capped and client is not None:
+            OPEN.give(client)
 
 
 async def _serve(websocket: WebSocket, service: TableService, code: str) -> None:

@@ -18,13 +18,17 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cachetools import LRUCache
+from limits import RateLimitItem, RateLimitItemPerSecond
+from limits.aio.storage import MemoryStorage
+from limits.aio.strategies import MovingWindowRateLimiter
 
 if TYPE_CHECKING:
+    from yacht.web.edge.shared import SharedLimits
     from yacht.web.protocol.messages import ErrorCode
 
 __all__ = [
@@ -36,8 +40,8 @@ __all__ = [
     "RATE",
     "BodyLimit",
     "ClientLimits",
+    "Connections",
     "Flood",
-    "KeyedBuckets",
     "MessageLimits",
     "Quota",
     "RateLimit",
@@ -99,13 +103,27 @@ class RateLimit:
 
 @dataclass(frozen=True)
 class Quota:
-    """A per-client token bucket: ``burst`` requests at once, then one every ``every`` s."""
+    """A per-client limit: at most ``burst`` requests in any ``burst * every`` seconds (so one
+    every ``every`` s in the long run)."""
 
     burst: int
     every: float
 
-    def describe(self, what: str) -> str:
-        return f"too many {what}: at most {self.burst} at once, then one every {self.every:g} s"
+    @property
+    def window(self) -> int:
+        """Seconds of the moving window."""
+        return max(1, round(self.burst * self.every))
+
+    def item(self, share: int = 1) -> RateLimitItem:
+        """The ``limits`` item of this quota, or of its part ``1/share`` (at least 1)."""
+        return RateLimitItemPerSecond(max(1, self.burst // max(1, share)), self.window)
+
+    def describe(self, what: str, share: int = 1) -> str:
+        """
+        >>> QUOTAS["join"].describe("joins")
+        'too many joins: at most 20 in any 40 s'
+        """
+        return f"too many {what}: at most {self.item(share).amount} in any {self.window} s"
 
 
 # What each costs a legitimate player is in docs/web/limits.md.
@@ -115,62 +133,133 @@ QUOTAS: dict[str, Quota] = {
     "hint": Quota(burst=10, every=1.0),  # hints asked (REST and WebSocket together)
     "action": Quota(burst=60, every=0.1),  # REST in-game requests (roll, hold, score...)
 }
-CLIENTS = 10_000  # clients whose buckets are remembered (the least recent are forgotten)
 LOCAL = frozenset({"127.0.0.1", "::1"})
 """Clients on the server's own machine: its operator (load tests, health checks, a proxy that
 sets no X-Forwarded-For), to whom the per-client limits do not apply. Behind a reverse proxy,
 the proxy must send X-Forwarded-For, or every client looks local."""
 
 
-class KeyedBuckets:
-    """One :class:`RateLimit` per key (a client), the least recently used forgotten first.
+class ClientLimits:
+    """Per-client rate limits of the REST and WebSocket requests that cost the server.
 
-    >>> b = KeyedBuckets(Quota(burst=1, every=10), clock=lambda: 0.0, size=2)
-    >>> b.take("a"), b.take("a"), b.take("b"), b.take("c"), b.take("a")
-    (True, False, True, True, True)
+    Kept by the ``limits`` package (a moving window per client and kind): in this process's
+    memory, or in Redis once :meth:`share` is called, so that every process of a server counts
+    the same requests; while Redis cannot be reached, each process allows its share
+    (:mod:`yacht.web.edge.shared`).
+
+    >>> import asyncio
+    >>> limits = ClientLimits({"join": Quota(burst=2, every=10)})
+    >>> async def joins(n: int) -> list[str]:
+    ...     said = []
+    ...     for _ in range(n):
+    ...         try:
+    ...             await limits.take("join", "203.0.113.7")
+    ...             said.append("ok")
+    ...         except Exception as e:
+    ...             said.append(str(e))
+    ...     return said
+    >>> asyncio.run(joins(3))
+    ['ok', 'ok', 'too many joins: at most 2 in any 20 s']
     """
 
     def __init__(
-        self, quota: Quota, clock: Callable[[], float] = time.monotonic, size: int = CLIENTS
-    ) -> None:
-        self.quota = quota
-        self.clock = clock
-        self.size = size
-        self._buckets: LRUCache[str, RateLimit] = LRUCache(size)
-
-    def take(self, key: str) -> bool:
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            bucket = self._buckets[key] = RateLimit(
-                1.0 / self.quota.every, self.quota.burst, self.clock
-            )
-        return bucket.take()
-
-
-class ClientLimits:
-    """Per-client rate limits of the REST and WebSocket requests that cost the server."""
-
-    def __init__(
-        self,
-        quotas: Mapping[str, Quota] | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        exempt: frozenset[str] = LOCAL,
+        self, quotas: Mapping[str, Quota] | None = None, exempt: frozenset[str] = LOCAL
     ) -> None:
         self.exempt = exempt
         self.quotas = dict(quotas or QUOTAS)
-        self.buckets = {k: KeyedBuckets(q, clock) for k, q in self.quotas.items()}
+        self.local = MovingWindowRateLimiter(MemoryStorage())
+        self.shared: SharedLimits | None = None
+        self._redis: MovingWindowRateLimiter | None = None
 
-    def take(self, kind: str, client: str | None) -> None:
+    def share(self, shared: SharedLimits) -> None:
+        """Count in Redis, through ``shared``, from now on."""
+        from limits.aio.storage import RedisStorage
+
+        self.shared = shared
+        storage = RedisStorage(
+            "async+redis://",
+            implementation="redispy",
+            key_prefix=f"{shared.prefix}rate",
+            connection_pool=shared.pool,  # type: ignore[arg-type]
+        )
+        self._redis = MovingWindowRateLimiter(storage)
+
+    async def take(self, kind: str, client: str | None) -> None:
         """Spend one of ``client``'s ``kind`` tokens; TableError ``rate_limited`` if none."""
+        if client is None or client in self.exempt:
+            return
+        quota = self.quotas[kind]
+        share = 1
+        allowed: bool | None = None
+        shared, remote = self.shared, self._redis
+        if shared is not None and remote is not None:
+            allowed = await shared.call(lambda: remote.hit(quota.item(), kind, client))
+            if allowed is None:
+                share = shared.processes
+        if allowed is None:
+            allowed = await self.local.hit(quota.item(share), kind, client)
+        if allowed:
+            return
         from yacht.web.protocol.errors import TableError
 
-        if client is None or client in self.exempt or self.buckets[kind].take(client):
-            return
         log.warning("rate limited: %s", kind, extra={"client": client, "limit": kind})
-        raise TableError("rate_limited", self.quotas[kind].describe(_WHAT[kind]))
+        raise TableError("rate_limited", quota.describe(_WHAT[kind], share))
 
 
 _WHAT = {"create": "new tables", "join": "joins", "hint": "hints", "action": "requests"}
+
+
+class Connections:
+    """Open connections per client, capped at ``cap``: counted in this process, and with
+    :attr:`shared` (Redis) over every process of the server, a process that cannot reach
+    Redis allowing its share. One instance per process: :data:`OPEN`.
+
+    >>> import asyncio
+    >>> slots = Connections(cap=2)
+    >>> asyncio.run(slots.take("a")), asyncio.run(slots.take("a")), asyncio.run(slots.take("a"))
+    (True, True, False)
+    >>> slots.give("a"); slots.held("a")
+    1
+    """
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.counts: Counter[str] = Counter()
+        self.shared: SharedLimits | None = None
+
+    def held(self, client: str) -> int:
+        return self.counts[client]
+
+    def take_here(self, client: str, cap: int | None = None) -> bool:
+        """A slot counted in this process only (no Redis, or as its share without it)."""
+        cap = cap or self.cap
+        if self.shared is not None:
+            cap = self.shared.share(cap)
+        if self.counts[client] >= cap:
+            return False
+        self.counts[client] += 1
+        return True
+
+    async def take(self, client: str, cap: int | None = None) -> bool:
+        """Take one of ``client``'s slots; False (nothing taken) when it holds ``cap`` (by
+        default :attr:`cap`)."""
+        shared = self.shared
+        if shared is None:
+            return self.take_here(client, cap)
+        taken = await shared.take_slot(client, cap or self.cap)
+        if taken is None:
+            return self.take_here(client, cap)
+        if taken:
+            self.counts[client] += 1
+        return taken
+
+    def give(self, client: str) -> None:
+        """Give back one of ``client``'s slots."""
+        self.counts[client] -= 1
+        if self.counts[client] <= 0:
+            del self.counts[client]
+        if self.shared is not None:
+            self.shared.give_slot(client)
 
 
 def client_key(scope: Scope) -> str | None:

@@ -43,8 +43,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from prometheus_client import (
+    PLATFORM_COLLECTOR,
+    PROCESS_COLLECTOR,
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     generate_latest,
 )
@@ -104,6 +107,42 @@ class Metrics:
             ["outcome"],
             registry=self.registry,
         )
+        self.requests = Histogram(
+            "yacht_http_request_duration_seconds",
+            "HTTP requests by method, route template and status, with their durations",
+            ["method", "route", "status"],
+            buckets=BUCKETS,
+            registry=self.registry,
+        )
+        self.websockets = Gauge(
+            "yacht_websocket_connections",
+            "WebSocket connections open in this process",
+            registry=self.registry,
+        )
+        self.tables = Gauge(
+            "yacht_tables_watched",
+            "Tables with a WebSocket of this process on them",
+            registry=self.registry,
+        )
+        self.database_up = Gauge(
+            "yacht_database_up",
+            "1 when the database answered the last check, 0 when it did not",
+            registry=self.registry,
+        )
+        self.redis_up = Gauge(
+            "yacht_redis_up",
+            "1 when Redis answered the last check, 0 when it did not (absent without Redis)",
+            registry=self.registry,
+        )
+        self.processes = Gauge(
+            "yacht_processes_seen",
+            "Server processes alive as this one last saw them in Redis (1 without Redis)",
+            registry=self.registry,
+        )
+        self.processes.set(1)
+        # Process (CPU, memory, open files) and platform (Python version): the standard ones.
+        for collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR):
+            self.registry.register(collector)
         self._stages = {name: self.stage.labels(stage=name) for name in STAGES}
         self._generations = [self.gc_pause.labels(generation=str(g)) for g in range(3)]
         self._gc_started = 0.0

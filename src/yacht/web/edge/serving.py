@@ -20,10 +20,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import os
-from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, MutableMapping
 from typing import Any
+
+from yacht.web.edge.limits import Connections
 
 __all__ = [
     "BODY_TIMEOUT",
@@ -33,6 +35,8 @@ __all__ = [
     "OPEN",
     "UnguardedError",
     "guarded_protocol",
+    "peer_address",
+    "serve",
     "serve_options",
 ]
 
@@ -41,10 +45,31 @@ log = logging.getLogger("yacht.web.edge.limits")
 HEADER_TIMEOUT = 10.0  # s to send a request's headers
 BODY_TIMEOUT = 30.0  # s to send its body (bodies are at most 64 KiB)
 KEEP_ALIVE = 5  # s an idle keep-alive connection stays open
+CLEANUP = 5.0  # s the app's own shutdown (bots, database, Redis) may take after the grace
 MAX_CONNECTIONS = 32  # connections one client may hold at once (HTTP and WebSocket)
 
-OPEN: Counter[str] = Counter()
-"""Open connections per client address in this process (HTTP and WebSocket)."""
+OPEN = Connections(MAX_CONNECTIONS)
+"""Open connections per client address (HTTP and WebSocket), shared through Redis when the
+server has it (:meth:`yacht.web.edge.limits.Connections.take`)."""
+
+
+PEER = "yacht.peer"
+"""The scope extension that holds the connection's own peer address."""
+
+
+def peer_address(scope: MutableMapping[str, Any]) -> str | None:
+    """The address of the connection a request came on: as ``yacht serve``'s protocol saw it,
+    else (another server, a test client) the scope's client, which no proxy header rewrote
+    there.
+
+    >>> peer_address({"client": ("10.0.0.9", 50000), "extensions": {PEER: {"address": "::1"}}})
+    '::1'
+    """
+    seen = scope.get("extensions", {}).get(PEER)
+    if seen is not None:
+        return str(seen["address"])
+    client = scope.get("client")
+    return str(client[0]) if client else None
 
 
 def _answer(status: bytes, code: str, message: str) -> bytes:
@@ -71,21 +96,36 @@ def guarded_protocol(
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            self._key = self.client[0] if self.client else None
-            if self._key in proxies or "*" in proxies:
-                self._key = None  # a proxy's clients are told apart by X-Forwarded-For
-            if self._key is not None:
-                OPEN[self._key] += 1
-                if OPEN[self._key] > max_connections:
-                    log.warning(
-                        "refused a connection over %d per client",
-                        max_connections,
-                        extra={"client": self._key, "limit": "connections"},
-                    )
-                    message = f"too many connections: at most {max_connections} per client"
-                    transport.write(_answer(b"429 Too Many Requests", "rate_limited", message))
-                    transport.close()
-                    return
+            key = self.client[0] if self.client else None
+            if key in proxies or "*" in proxies:
+                key = None  # a proxy's clients are told apart by X-Forwarded-For
+            if key is None:
+                self._arm(header_timeout, "headers")
+            elif OPEN.shared is None:
+                self._admitted(key, OPEN.take_here(key, max_connections))
+            else:  # nothing is read until every process's count says yes
+                transport.pause_reading()
+                task = self.loop.create_task(OPEN.take(key, max_connections))
+                task.add_done_callback(lambda done: self._admitted(key, done.result()))
+
+        def _admitted(self, key: str, taken: bool) -> None:
+            if self.transport.is_closing():
+                if taken:
+                    OPEN.give(key)
+                return
+            if not taken:
+                log.warning(
+                    "refused a connection over %d per client",
+                    max_connections,
+                    extra={"client": key, "limit": "connections"},
+                )
+                message = f"too many connections: at most {max_connections} per client"
+                self.transport.write(_answer(b"429 Too Many Requests", "rate_limited", message))
+                self.transport.close()
+                return
+            self._key = key
+            if OPEN.shared is not None:
+                self.transport.resume_reading()
             self._arm(header_timeout, "headers")
 
         def connection_lost(self, exc: Exception | None) -> None:
@@ -95,9 +135,7 @@ def guarded_protocol(
 
         def _release(self) -> None:
             if self._key is not None:
-                OPEN[self._key] -= 1
-                if OPEN[self._key] <= 0:
-                    del OPEN[self._key]
+                OPEN.give(self._key)
                 self._key = None
 
         def _arm(self, seconds: float, what: str) -> None:
@@ -129,6 +167,8 @@ def guarded_protocol(
 
         def on_headers_complete(self) -> None:
             self._arm(body_timeout, "body")
+            if self.client:  # before a proxy's headers can rewrite the scope's client
+                self.scope.setdefault("extensions", {})[PEER] = {"address": self.client[0]}
             super().on_headers_complete()
 
         def on_message_complete(self) -> None:
@@ -179,3 +219,32 @@ def serve_options() -> dict[str, Any]:
     trusted = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
     proxies = {a.strip() for a in trusted.split(",")}
     return {"timeout_keep_alive": KEEP_ALIVE, "http": guarded_protocol(proxies=proxies)}
+
+
+def serve(app: Any, grace: float, **options: Any) -> int:
+    """Run ``app`` under uvicorn (``options`` as ``uvicorn.run`` takes them) until SIGTERM or
+    SIGINT, then shut down within a bound.
+
+    uvicorn stops accepting connections, closes the idle ones, closes every WebSocket with
+    1012 ("service restart": the page reconnects, to another process behind a balancer) and
+    lets the requests in flight finish with ``Connection: close``; after ``grace`` seconds
+    (``timeout_graceful_shutdown``) it cancels those still running (a client sending its body
+    slowly included). The app's own shutdown then has :data:`CLEANUP` seconds. Returns the
+    exit status: 0, or 3 when the server could not start (as ``uvicorn.run``)."""
+    import uvicorn
+
+    class BoundedServer(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            try:
+                await asyncio.wait_for(super().shutdown(sockets), grace + CLEANUP)
+            except TimeoutError:
+                log.error(
+                    "shutdown did not finish within %g s: exiting anyway",
+                    grace + CLEANUP,
+                    extra={"grace": grace},
+                )
+
+    config = uvicorn.Config(app, timeout_graceful_shutdown=math.ceil(grace), **options)
+    server = BoundedServer(config)
+    server.run()
+    return 0 if server.started else 3
