@@ -8,7 +8,7 @@ import pytest
 
 from yacht.dice import KEEPS
 from yacht.rules import CATEGORIES, Category, rules_by_name
-from yacht.strategy import solve, solver
+from yacht.strategy import cache, solve, solver
 from yacht.strategy.cache import cache_dir
 from yacht.strategy.solver import build_values
 from yacht.strategy.tables import ROLL_INDEX, ROLL_KEEP, score_table
@@ -82,6 +82,7 @@ def test_turn_policy_stops_on_a_yacht_and_keeps_four_of_a_kind() -> None:
 
 def test_corrupt_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("YACHT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cache, "SHIPPED", tmp_path / "none")  # not the package's copy
     monkeypatch.setattr(solver, "_SOLVED", {})
     first = solve("traditional")
     files = list(cache_dir().glob("values-*.npz"))
@@ -100,6 +101,7 @@ def test_threads_asking_for_an_unbuilt_table_wait_for_one_build(
 ) -> None:
     """A bot and a hint (or web workers) asking at once build the table once, and all get it."""
     monkeypatch.setenv("YACHT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cache, "SHIPPED", tmp_path / "none")  # not the package's copy
     monkeypatch.setattr(solver, "_SOLVED", {})
     builds: list[int] = []
 

@@ -4,6 +4,12 @@ Files live in ``$YACHT_CACHE_DIR`` if set, else in platformdirs' user cache dir 
 named by a key that holds the preset's fingerprint (its scoring behaviour, not its name).
 A missing, unreadable or corrupt file is a cache miss: the table is rebuilt and rewritten.
 Writes are atomic (a temporary file renamed into place) and failures to write are ignored.
+
+The solved values of every preset also come with the package (:data:`SHIPPED`, 1.4 MB
+compressed; ``python -m yacht.strategy.shipping`` writes them): a key missing from the cache is
+read from there, so a first game's table is ready at once on an empty cache (the clubhouse
+rules' took 7-35 s to build). The larger tables (P(win), endgame, target: 3-5 MB each, built
+in seconds) are built on first use and cached.
 """
 
 from __future__ import annotations
@@ -21,12 +27,24 @@ from typing import Any, ParamSpec, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ENV_VAR", "Stored", "cache_dir", "exists", "load", "one_at_a_time", "store"]
+__all__ = [
+    "ENV_VAR",
+    "SHIPPED",
+    "Stored",
+    "cache_dir",
+    "exists",
+    "load",
+    "one_at_a_time",
+    "ship",
+    "store",
+]
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
 ENV_VAR = "YACHT_CACHE_DIR"
+SHIPPED = Path(__file__).with_name("shipped")
+"""Tables that come with the package, read when the cache has no file under their key."""
 
 
 def cache_dir() -> Path:
@@ -52,15 +70,22 @@ def _path(key: str) -> Path:
 
 
 def exists(key: str) -> bool:
-    """Whether a file is cached under ``key`` (it may still turn out unreadable)."""
-    return _path(key).exists()
+    """Whether a file is cached (or shipped) under ``key`` (it may still turn out unreadable)."""
+    return _path(key).exists() or (SHIPPED / f"{key}.npz").exists()
 
 
 def load(key: str, shape: tuple[int, ...], dtype: npt.DTypeLike = np.float64) -> Stored | None:
-    """The cached table under ``key`` as ``dtype`` if it exists, reads cleanly, has ``shape``
-    and holds only finite numbers; else None."""
+    """The cached table under ``key`` (else the shipped one) as ``dtype`` if it exists, reads
+    cleanly, has ``shape`` and holds only finite numbers; else None."""
+    found = _read(_path(key), shape, dtype)
+    if found is None and (SHIPPED / f"{key}.npz").exists():
+        found = _read(SHIPPED / f"{key}.npz", shape, dtype)
+    return found
+
+
+def _read(path: Path, shape: tuple[int, ...], dtype: npt.DTypeLike) -> Stored | None:
     try:
-        with np.load(_path(key), allow_pickle=False) as data:
+        with np.load(path, allow_pickle=False) as data:
             array = np.asarray(data["array"], dtype=dtype)
             seconds = float(data["seconds"])
     except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
@@ -85,6 +110,15 @@ def store(key: str, array: npt.NDArray[Any], seconds: float) -> None:
             raise
     except OSError:
         return
+
+
+def ship(key: str, array: npt.NDArray[Any], seconds: float) -> Path:
+    """Write a table into :data:`SHIPPED` (compressed), for the package to carry."""
+    SHIPPED.mkdir(exist_ok=True)
+    target = SHIPPED / f"{key}.npz"
+    with open(target, "wb") as f:
+        np.savez_compressed(f, array=array, seconds=np.float64(seconds))
+    return target
 
 
 def one_at_a_time(build: Callable[P, T]) -> Callable[P, T]:
