@@ -8,7 +8,9 @@
 - writes the access line (logger ``yacht.web.access``): ``method``, ``path``, ``route`` (the
   route's template, ``/api/tables/{code}``, not the path asked for), ``status``,
   ``duration`` (seconds), ``client`` and ``request_id`` as fields;
-- observes ``yacht_http_request_duration_seconds{method, route, status}``.
+- observes ``yacht_http_request_duration_seconds{method, route, status}``;
+- answers 503 ``busy`` with ``Retry-After`` (not a 500 and a traceback) to a request that a
+  shutdown cancels before its response started (:func:`yacht.web.edge.serving.serve`).
 
 A path no route serves is counted as ``route="unmatched"``, so a scan of made-up paths adds no
 series to the metrics.
@@ -16,6 +18,9 @@ series to the metrics.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import logging
 import re
 import time
@@ -63,6 +68,22 @@ def route_template(scope: Scope, root_path: str = "") -> str:
     return "unmatched"
 
 
+_RESTARTING = json.dumps(
+    {
+        "type": "error",
+        "code": "busy",
+        "message": "the server is restarting: try again in a moment",
+        "ref": None,
+    }
+).encode()
+_RETRY = [
+    (b"content-type", b"application/json"),
+    (b"content-length", b"%d" % len(_RESTARTING)),
+    (b"retry-after", b"1"),
+    (b"connection", b"close"),
+]
+
+
 class AccessLog:
     """ASGI middleware: see the module docstring."""
 
@@ -78,17 +99,27 @@ class AccessLog:
         root_path = scope.get("root_path", "")
         start = time.perf_counter()
         status = 500  # what the server answers when the app fails before its response
+        started = False
 
         async def sent(message: Message) -> None:
-            nonlocal status
+            nonlocal status, started
             if message["type"] == "http.response.start":
-                status = message["status"]
+                status, started = message["status"], True
                 headers = [(k, v) for k, v in message.get("headers", ()) if k.lower() != HEADER]
                 message = {**message, "headers": [*headers, (HEADER, rid.encode())]}
             await send(message)
 
         try:
             await self.app(scope, receive, sent)
+        except asyncio.CancelledError:
+            # Only a shutdown past its grace cancels a request (a client that goes away is
+            # told by a message): refuse it plainly rather than as a server error.
+            if started:
+                raise
+            status = 503
+            with contextlib.suppress(Exception):
+                await send({"type": "http.response.start", "status": 503, "headers": _RETRY})
+                await send({"type": "http.response.body", "body": _RESTARTING})
         finally:
             duration = time.perf_counter() - start
             route, method = route_template(scope, root_path), scope.get("method", "")
