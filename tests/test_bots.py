@@ -51,7 +51,6 @@ TARGETS = {"traditional": 150, "clubhouse": 3}
 about 2 s (clubhouse, with its upper bonus, has 64 times the states of the others)."""
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("rules", preset_names())
 def test_solver_bots_play_under_every_preset_without_an_illegal_action(rules: str) -> None:
     rng = random.Random(rules)
@@ -63,7 +62,6 @@ def test_solver_bots_play_under_every_preset_without_an_illegal_action(rules: st
         assert Game.from_json(game.to_json()).totals == game.totals
 
 
-@pytest.mark.slow
 def test_target_bot_plays_legally_and_reaches_its_target_as_often_as_promised() -> None:
     # Engine play, a few games; then the share of totals >= 150 over many games must match the
     # chance the bot plays for, target_probability, within the sampling error.
@@ -137,7 +135,6 @@ def test_play_game_is_reproducible_and_names_seats() -> None:
     assert a.finished and a.to_json() == b.to_json()
 
 
-@pytest.mark.slow
 def test_engine_play_of_the_optimal_bot_matches_the_exact_expected_score() -> None:
     exact = solve("traditional").expected  # 166.9550677, checked in tests/strategy/test_solver.py
     run = play_games("optimal", 300, seed=5)
@@ -145,7 +142,6 @@ def test_engine_play_of_the_optimal_bot_matches_the_exact_expected_score() -> No
     assert abs(run.mean - exact) < 4 * run.standard_error
 
 
-@pytest.mark.slow
 def test_levels_are_ordered_by_measured_strength() -> None:
     means = [simulate_bot(n, 20_000, seed=3).mean for n in ("easy", "medium", "hard", "optimal")]
     assert means == sorted(means)

@@ -440,7 +440,6 @@ def test_the_module_check_sees_private_and_test_modules_as_private(tmp_path: Pat
     assert public_modules(tmp_path) == {"yacht", "yacht.a", "yacht.p", "yacht.p.c"}
 
 
-@pytest.mark.slow
 def test_the_site_builds_strictly(tmp_path: Path) -> None:
     """``make docs``: a broken link, a missing page or an unknown reference fails the build."""
     mkdocs = Path(sys.executable).with_name("mkdocs")

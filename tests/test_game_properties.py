@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -129,7 +128,6 @@ def test_random_illegal_actions_and_garbage_never_change_the_state(
         assert g.legal_actions() == legal
 
 
-@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=games, rng=st.randoms(use_true_random=False))
 def test_json_round_trip_is_exact_at_every_step(setup: dict[str, Any], rng: random.Random) -> None:

@@ -99,7 +99,6 @@ def test_following_the_target_hint_is_full_accuracy_by_the_chance_to_reach_it() 
         review(game, target=0)
 
 
-@pytest.mark.slow
 def test_a_whole_heads_up_game_following_the_hint_is_full_accuracy() -> None:
     """To the end, through the exact endgame table: 100% for both, and the points given up
     for the chance to win are shown beside it."""

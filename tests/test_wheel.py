@@ -22,8 +22,6 @@ import yacht
 
 ROOT = Path(__file__).resolve().parents[1]
 
-pytestmark = pytest.mark.slow
-
 
 def run(*args: str | Path, cwd: Path, env: dict[str, str] | None = None) -> str:
     done = subprocess.run(

@@ -13,7 +13,7 @@ from yacht.env import ENV_ID, FaceCounts, Features, OptimumInfo, YachtEnv
 from yacht.env.picture import HEIGHT, WIDTH
 from yacht.rules import preset_names
 
-pytestmark = [pytest.mark.rl, pytest.mark.slow]
+pytestmark = pytest.mark.rl
 
 sb3 = pytest.importorskip(
     "stable_baselines3", reason="Stable-Baselines3 not installed: pip install -e '.[rl]'"

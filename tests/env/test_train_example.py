@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.rl, pytest.mark.slow]
+pytestmark = pytest.mark.rl
 pytest.importorskip("sb3_contrib", reason="sb3-contrib not installed: pip install -e '.[rl]'")
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

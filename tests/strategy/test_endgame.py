@@ -72,7 +72,6 @@ ONE_EACH = [
 ]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(("mover", "other", "lead"), ONE_EACH)
 def test_one_category_each_matches_brute_force(
     exact: Endgame, mover: tuple[Category, ...], other: tuple[Category, ...], lead: int
@@ -90,7 +89,6 @@ TWO_AGAINST_ONE = [
 ]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(("mover", "other", "lead"), TWO_AGAINST_ONE)
 def test_two_against_one_matches_brute_force(
     exact: Endgame, mover: tuple[Category, ...], other: tuple[Category, ...], lead: int
@@ -108,7 +106,6 @@ def test_single_precision_table_agrees_with_double() -> None:
     assert float(abs(single.table - double.table).max()) < 1e-6
 
 
-@pytest.mark.slow
 def test_decided_leads_and_symmetry(exact: Endgame) -> None:
     ones = used_except(Category.ONES)
     # five points can never be made up with Ones left on both sides (at most 5 to 0)
@@ -122,7 +119,6 @@ def test_decided_leads_and_symmetry(exact: Endgame) -> None:
     assert exact.win_probability(FULL, FULL, 3) == 1.0
 
 
-@pytest.mark.slow
 def test_positions_outside_the_table_are_refused(exact: Endgame) -> None:
     three = used_except(Category.ONES, Category.TWOS, Category.THREES)
     with pytest.raises(ValueError, match="depth 2"):

@@ -85,7 +85,6 @@ def test_target_play_reaches_its_target_as_often_as_the_exact_probability() -> N
     assert hits > float((optimal.totals >= target).mean())  # the target policy is for this
 
 
-@pytest.mark.slow
 def test_noisy_play_falls_with_temperature_and_nearly_zero_is_optimal() -> None:
     exact = solve("traditional").expected
     cold = simulate(20_000, seed=2, temperature=0.01)

@@ -63,7 +63,6 @@ def test_bad_targets_are_clear_errors() -> None:
         hint("traditional", [], [1, 2, 3, 4, 5], 1, target=10, banked=-2)
 
 
-@pytest.mark.slow
 def test_bonus_positions_agree_with_a_brute_force_from_the_rules() -> None:
     # Clubhouse, Sixes and Choice open: from 45 the bonus is in reach, from 10 it is not.
     rules = rules_by_name("clubhouse")

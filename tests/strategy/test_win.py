@@ -184,7 +184,6 @@ def test_bad_situations_are_refused_with_a_clear_error() -> None:
         win_hint("traditional", {}, [{}], [1, 2, 3, 4, 5], 0, plan="luck")
 
 
-@pytest.mark.slow
 def test_lookahead_is_exact_over_the_last_two_turns() -> None:
     # The opponent is done, so this player's last two turns are a one-player problem: the
     # lookahead plan must find its exact optimum (a plain recursion over sorted rolls), and
@@ -235,7 +234,6 @@ def test_lookahead_is_exact_over_the_last_two_turns() -> None:
             assert got < want - 0.02  # 0.4005 against 0.4316
 
 
-@pytest.mark.slow
 def test_prepare_builds_what_the_first_win_hint_needs(monkeypatch: pytest.MonkeyPatch) -> None:
     """A face calls prepare() when a table opens; the first hint then builds nothing."""
     from yacht.strategy import endgame as endgame_module

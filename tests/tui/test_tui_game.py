@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from yacht.dice import ScriptedDice
 from yacht.rules import Category
 from yacht.strategy.win import win_hint_for_view
@@ -24,7 +22,6 @@ from .conftest import faces
 from .helpers import game_of, plain_turn, settle, text_of
 
 
-@pytest.mark.slow
 async def test_a_full_game_against_the_medium_bot(data_dir: Path) -> None:
     app = YachtApp(dice=ScriptedDice(faces()), data_dir=data_dir, bot_delay=0, lang="en")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -143,7 +140,6 @@ async def test_a_full_game_against_the_medium_bot(data_dir: Path) -> None:
     assert save_path(data_dir).exists()  # the new game waits to be resumed
 
 
-@pytest.mark.slow
 async def test_bots_only_play_through_to_the_end(data_dir: Path) -> None:
     from yacht.tui.seats import Seat, TableConfig
 

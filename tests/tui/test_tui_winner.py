@@ -28,7 +28,6 @@ from .conftest import faces
 from .helpers import game_of, plain_game, plain_turn, saved_app, settle, text_of
 
 
-@pytest.mark.slow
 async def test_a_whole_game_against_the_winner_bot(data_dir: Path) -> None:
     """Chosen in the seat list, the winner bot plays every turn to the end of the game."""
     app = YachtApp(dice=ScriptedDice(faces()), data_dir=data_dir, bot_delay=0, lang="en")
