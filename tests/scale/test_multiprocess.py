@@ -73,5 +73,5 @@ def test_the_servers_logged_json_lines_and_no_errors(cluster: Cluster) -> None:
     for server in (cluster.a, cluster.b):
         records = server.records()  # every line parses as JSON
         assert records and all({"time", "level", "logger", "message"} <= set(r) for r in records)
-        assert any(r["logger"] == "yacht.web.access" for r in records)
+        assert any(r["logger"] == "yacht.web.edge.access" for r in records)
         assert server.errors() == []

@@ -104,12 +104,12 @@ def test_metrics_answer_the_allowed_addresses_by_their_connection(tmp_path: Path
 
 @pytest.fixture
 def access(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
-    caplog.set_level(logging.INFO, logger="yacht.web.access")
+    caplog.set_level(logging.INFO, logger="yacht.web.edge.access")
     return caplog
 
 
 def lines(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
-    return [r for r in caplog.records if r.name == "yacht.web.access"]
+    return [r for r in caplog.records if r.name == "yacht.web.edge.access"]
 
 
 def test_an_access_line_has_the_request_id_route_status_and_duration(

@@ -5,7 +5,7 @@
 - takes the request id from the ``X-Request-ID`` header (up to 128 visible ASCII characters;
   anything else is replaced) or makes one, sends it back in the response's ``X-Request-ID``
   and puts it on the access line (not on other lines: a task a request starts outlives it);
-- writes the access line (logger ``yacht.web.access``): ``method``, ``path``, ``route`` (the
+- writes the access line (logger ``yacht.web.edge.access``): ``method``, ``path``, ``route`` (the
   route's template, ``/api/tables/{code}``, not the path asked for), ``status``,
   ``duration`` (seconds), ``client`` and ``request_id`` as fields;
 - observes ``yacht_http_request_duration_seconds{method, route, status}``;
@@ -32,7 +32,7 @@ from yacht.web.edge.metrics import Metrics
 
 __all__ = ["HEADER", "AccessLog", "request_id", "route_template"]
 
-log = logging.getLogger("yacht.web.access")
+log = logging.getLogger(__name__)
 
 HEADER = b"x-request-id"
 _GOOD_ID = re.compile(rb"[!-~]{1,128}")  # visible ASCII, no spaces: safe in a header and a log

@@ -1,4 +1,10 @@
-"""Limits that keep one client from stalling the server: message size and message rate.
+"""Limits that keep one client from stalling the server: per-client quotas, message size and
+message rate.
+
+Per client (an address), :class:`ClientLimits` allows each kind of costly request at most
+:data:`QUOTAS` allow in a moving window, and :class:`Connections` caps the connections one
+client holds at once; with Redis both count over every process of the server
+(:mod:`yacht.web.edge.shared`), and without it, or while it cannot be reached, in this process.
 
 A WebSocket message larger than :data:`MAX_MESSAGE` bytes, or a connection sending faster
 than :data:`RATE` messages a second (after a burst of :data:`BURST`), gets one ``error``

@@ -2,8 +2,9 @@
 
 Every record carries ``time`` (ISO 8601, UTC), ``level``, ``logger``, ``message`` and the
 process id, plus whatever the call passed in ``extra=`` (table code, client, ...), and the
-traceback as ``error`` when there is one. uvicorn's own records (startup, access lines) use
-the same format.
+traceback as ``error`` when there is one. uvicorn's own records (startup, shutdown) use the
+same format; the access lines are yacht's own (:mod:`yacht.web.edge.access`), with the
+request's ``request_id``, ``route``, ``status`` and ``duration`` as fields.
 
 >>> import logging
 >>> record = logging.LogRecord("yacht.web", logging.INFO, __file__, 1, "table %s", ("ABC",), None)

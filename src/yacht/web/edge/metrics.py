@@ -1,4 +1,4 @@
-"""Where a server's time goes, as Prometheus metrics at ``GET /metrics`` (loopback only).
+"""Where a server's time goes, as Prometheus metrics at ``GET /metrics``.
 
 - ``yacht_event_loop_lag_seconds``: a task sleeps :data:`LAG_INTERVAL` seconds again and again
   and records how much later than asked it woke up. Anything that holds the event loop (a
@@ -16,15 +16,23 @@
 - ``yacht_peer_notes_total{outcome}``: the other processes' notes of their moves
   (:mod:`yacht.web.storage.peers`): ``applied``, ``gap`` (this process's snapshot was at another
   revision) or ``refused`` (the game did not replay to it).
+- ``yacht_http_request_duration_seconds{method, route, status}``: every HTTP request by its
+  route's template (:mod:`yacht.web.edge.access`).
+- ``yacht_websocket_connections``, ``yacht_tables_watched``: WebSockets open in this process,
+  and the tables they watch.
+- ``yacht_database_up``, ``yacht_redis_up``: 1 when the dependency answered its last check.
+- ``yacht_processes_seen``: the server's live processes as last seen in Redis (the share of the
+  limits each allows while Redis is down).
+- ``process_*`` and ``python_info``: the standard process and platform collectors.
 
 Like ``/health`` this is an operator's endpoint, but it tells more (how busy the server is), so
-it answers only the server's own machine: a request from 127.0.0.1 or ::1 that no proxy relayed
-(no ``X-Forwarded-For``, ``Forwarded`` nor ``X-Real-IP`` header). Anyone else is answered 404
-``not_found``. Scrape it from the host itself (a Prometheus agent, or ``yacht loadtest``).
+it answers only the addresses ``YACHT_METRICS_ALLOW`` names (by default the server's own
+machine), by the connection's own address and never through a proxy
+(:mod:`yacht.web.api.metrics`). Anyone else is answered 404 ``not_found``.
 
 Each server process keeps and exposes its own figures (``yacht loadtest --json`` scrapes every
-``--url`` before and after its window). Histograms only: a quantile read from them is the upper
-bound of its bucket.
+``--url`` before and after its window). A quantile read from a histogram is the upper bound
+of its bucket.
 
 >>> metrics = Metrics()
 >>> with metrics.timed("decide"):
