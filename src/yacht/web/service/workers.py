@@ -6,8 +6,10 @@ milliseconds of Python and numpy holding the GIL: in a thread of the serving pro
 held every move of every table up (a first hint on a fresh server kept a hold waiting
 3.4 s). They run in :data:`WORKERS` process(es) of their own instead, started once per
 serving process with ``spawn`` (the server has threads, which ``fork`` would copy
-half-held). A job carries the serving process's ``$YACHT_CACHE_DIR`` so the worker reads
-and writes the same table cache. A worker that dies is replaced for the next job.
+half-held), at a lower CPU priority (:data:`NICE`): on a machine short of cores the serving
+process's moves come first and hints take what is left. A job carries the serving process's
+``$YACHT_CACHE_DIR`` so the worker reads and writes the same table cache. A worker that dies
+is replaced for the next job.
 """
 
 from __future__ import annotations
@@ -21,13 +23,19 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, ParamSpec, TypeVar
 
-__all__ = ["WORKERS", "Workers", "workers"]
+__all__ = ["NICE", "WORKERS", "Workers", "workers"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
 
 WORKERS = 1  # one core for strategy work; the other serves moves
+NICE = 10  # added to the workers' niceness (Unix)
 CACHE_VAR = "YACHT_CACHE_DIR"
+
+
+def _lower_priority() -> None:
+    if hasattr(os, "nice"):
+        os.nice(NICE)
 
 
 def _job(cache: str | None, work: Callable[..., T], *args: Any) -> T:
@@ -52,7 +60,9 @@ class Workers:
         with self._lock:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
-                    self.size, mp_context=multiprocessing.get_context("spawn")
+                    self.size,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_lower_priority,
                 )
             return self._pool
 
