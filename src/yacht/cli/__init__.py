@@ -43,6 +43,8 @@ COMMANDS: tuple[str, ...] = (
     "yacht.cli.bots",  # simulate, review
     "yacht.cli.records",  # history, replay
     "yacht.cli.web",  # serve, verify
+    "yacht.cli.db",  # db upgrade, downgrade, current
+    "yacht.cli.admin",  # admin tables, names, games
     "yacht.cli.loadtest",  # loadtest
     "yacht.cli.match",  # match, endgame
     "yacht.cli.duel",  # duel solve, duel stats

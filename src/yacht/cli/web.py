@@ -15,23 +15,34 @@ def register(subs: Any) -> None:
 
     _ = cli_gettext()
     what = _("run the web game (browser UI, REST and WebSocket API)")
-    p = subs.add_parser("serve", help=what, description=what)
+    epilog = _(
+        "Every option can also be set in the environment (the variable named in its help); "
+        "the command line wins over the environment, the environment over the defaults. "
+        "$YACHT_DATABASE_URL_FILE and $YACHT_REDIS_URL_FILE name files that contain the URLs, "
+        "so no password is on the command line."
+    )
+    p = subs.add_parser("serve", help=what, description=what, epilog=epilog)
     p.add_argument(
         "--host",
-        default="127.0.0.1",
+        default=None,
         metavar=_("ADDRESS"),
-        help=_("address to listen on (default: 127.0.0.1)"),
+        help=_("address to listen on (default: 127.0.0.1; $YACHT_HOST)"),
     )
     p.add_argument(
-        "--port", type=int, default=8000, metavar=_("PORT"), help=_("port (default: 8000)")
+        "--port",
+        type=int,
+        default=None,
+        metavar=_("PORT"),
+        help=_("port (default: 8000; $YACHT_PORT)"),
     )
     p.add_argument(
         "--database",
         default=None,
         metavar="URL",
         help=_(
-            "SQLAlchemy URL (default: an SQLite file in the user data directory, "
-            "or $YACHT_DATA_DIR)"
+            "SQLAlchemy URL, postgres:// and postgresql:// as libpq gives them also "
+            "(default: $YACHT_DATABASE_URL or the file $YACHT_DATABASE_URL_FILE names, else "
+            "an SQLite file in the user data directory or $YACHT_DATA_DIR)"
         ),
     )
     p.add_argument(
@@ -40,20 +51,21 @@ def register(subs: Any) -> None:
         metavar="URL",
         help=_(
             "share tables with every other yacht serve using the same database and Redis "
-            "(e.g. redis://127.0.0.1:6379/0); without it this process serves alone"
+            "(e.g. redis://127.0.0.1:6379/0); without it this process serves alone "
+            "($YACHT_REDIS_URL or the file $YACHT_REDIS_URL_FILE names)"
         ),
     )
     p.add_argument(
         "--log-level",
-        default="info",
+        default=None,
         choices=["debug", "info", "warning", "error"],
-        help=_("how much the server logs (default: info)"),
+        help=_("how much the server logs (default: info; $YACHT_LOG_LEVEL)"),
     )
     p.add_argument(
         "--log-format",
-        default="text",
+        default=None,
         choices=["text", "json"],
-        help=_("json: one object a line"),
+        help=_("json: one object a line (default: text; $YACHT_LOG_FORMAT)"),
     )
     add_lang_option(p)
     p.set_defaults(handler=cmd_serve)
@@ -84,40 +96,49 @@ def register(subs: Any) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from yacht.cli import CommandError, cli_gettext
+    from yacht.cli.db import database_problem, settings_from
     from yacht.web.app import create_app
     from yacht.web.edge.limits import MAX_FRAME
     from yacht.web.edge.logs import json_line, uvicorn_log_config
+    from yacht.web.edge.redact import redact, redacted_config
     from yacht.web.edge.serving import UnguardedError, serve, serve_options
-    from yacht.web.settings import default_database_url
 
     try:
         guards = serve_options()  # header/body timeouts, connections per client
     except UnguardedError as e:
         print(f"yacht serve: {e}", file=sys.stderr)
         return 2
-    database = args.database or default_database_url()
-    if args.redis:
-        check_redis(args.redis)
-    app = create_app(database, redis=args.redis)
+    settings = settings_from(args)  # the options, else YACHT_* variables, else defaults
+    database = settings.database_url()
+    if settings.redis:
+        check_redis(settings.redis)
+    try:
+        app = create_app(settings=settings.model_copy(update={"database": database}))
+    except Exception as e:  # a database that cannot be used is one line, not a bug
+        problem = database_problem(e, database)
+        if problem is None:
+            raise
+        raise CommandError(problem) from None
     settle_code()
-    shown = database.split("@")[-1] if "@" in database else database
-    url = f"http://{args.host}:{args.port}/"
-    if args.log_format == "json":  # a log line for machines: English, as every other
+    shown = redact(database)
+    url = f"http://{settings.host}:{settings.port}/"
+    if settings.log_format == "json":  # a log line for machines: English, as every other
         note = f"yacht: serving {url} (database {shown})"
-        note = json_line(note, database=shown, redis=bool(args.redis))
+        note = json_line(note, database=shown, redis=bool(settings.redis))
     else:
-        from yacht.cli import cli_gettext
-
         _ = cli_gettext()
         note = _("yacht: serving {url} (database {database})").format(url=url, database=shown)
     print(note, file=sys.stderr)
-    logs = uvicorn_log_config(args.log_level, json_lines=args.log_format == "json")
+    logs = redacted_config(
+        uvicorn_log_config(settings.log_level, json_lines=settings.log_format == "json")
+    )
     return serve(  # bounded: SIGTERM -> exit within the grace (YACHT_SHUTDOWN_GRACE) and 5 s
         app,
         app.state.settings.shutdown_grace,
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
         log_config=logs,
         access_log=False,  # yacht.web.edge.access writes the access lines, with their fields
         ws_max_size=MAX_FRAME,

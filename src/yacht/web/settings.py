@@ -1,8 +1,11 @@
 """Every option of a web server, in one pydantic-settings class.
 
 Each field can be given to :func:`yacht.web.app.create_app` as an argument or read from the
-environment as ``YACHT_<FIELD>`` (``YACHT_DATABASE``, ``YACHT_BOT_DELAY``, ...); nothing else in
-the web package reads ``os.environ`` for its own options.
+environment as ``YACHT_<FIELD>`` (``YACHT_BOT_DELAY``, ``YACHT_HOST``, ...); the database and
+Redis URLs as ``YACHT_DATABASE_URL`` and ``YACHT_REDIS_URL`` (``YACHT_DATABASE`` and
+``YACHT_REDIS`` also work), or read from a file named by ``YACHT_DATABASE_URL_FILE`` /
+``YACHT_REDIS_URL_FILE`` (a secret mounted by the service manager; surrounding whitespace is
+dropped). Nothing else in the web package reads ``os.environ`` for its own options.
 
 >>> Settings(bot_delay=0).bot_delay
 0.0
@@ -11,18 +14,42 @@ the web package reads ``os.environ`` for its own options.
 >>> Settings().waiting_total
 20
 >>> del os.environ["YACHT_WAITING_TOTAL"]
+>>> Settings(database="postgres://ann:pw@db/yacht").database
+'postgresql+psycopg://ann:pw@db/yacht'
 """
 
 from __future__ import annotations
 
+import os
 import secrets
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, Literal
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import AliasChoices, Field, field_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
-__all__ = ["Settings", "data_dir", "default_database_url", "random_seed"]
+__all__ = [
+    "SECRET_FILES",
+    "Settings",
+    "SettingsError",
+    "data_dir",
+    "default_database_url",
+    "driver_url",
+    "random_seed",
+]
+
+SECRET_FILES = {"database": "YACHT_DATABASE_URL_FILE", "redis": "YACHT_REDIS_URL_FILE"}
+"""The fields that may be read from a file, and the variable that names the file."""
+
+
+class SettingsError(ValueError):
+    """An option that cannot be read (a secret file missing, a value given twice)."""
 
 
 def random_seed() -> str:
@@ -43,10 +70,18 @@ class Settings(BaseSettings):
     asyncpg from the event loop (off: SQLAlchemy in worker threads).
     """
 
-    model_config = SettingsConfigDict(env_prefix="YACHT_", frozen=True, extra="forbid")
+    model_config = SettingsConfigDict(
+        env_prefix="YACHT_", frozen=True, extra="forbid", populate_by_name=True
+    )
 
-    database: str = ""
-    redis: str = ""
+    database: str = Field(
+        default="", validation_alias=AliasChoices("YACHT_DATABASE_URL", "YACHT_DATABASE")
+    )
+    redis: str = Field(default="", validation_alias=AliasChoices("YACHT_REDIS_URL", "YACHT_REDIS"))
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    log_level: Literal["debug", "info", "warning", "error"] = "info"
+    log_format: Literal["text", "json"] = "text"
     data_dir: Path | None = None
     seeds: Callable[[], str] = Field(default=random_seed, exclude=True)
     bot_delay: float = 0.6
@@ -67,9 +102,62 @@ class Settings(BaseSettings):
     # The path behind a reverse proxy (/yacht for https://example.org/yacht/; "": the root).
     root_path: str = Field(default="", pattern=r"^(/[A-Za-z0-9._~-]+)*$")
 
+    @field_validator("database")
+    @classmethod
+    def _driver(cls, value: str) -> str:
+        return driver_url(value)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return init_settings, env_settings, _SecretFiles(settings_cls)
+
     def database_url(self) -> str:
         """The database to use: ``database``, else an SQLite file in :func:`data_dir`."""
         return self.database or default_database_url(self.data_dir)
+
+
+class _SecretFiles(PydanticBaseSettingsSource):
+    """``YACHT_DATABASE_URL_FILE`` and ``YACHT_REDIS_URL_FILE``: the value is the file's text."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # all read at once in __call__
+
+    def __call__(self) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for name, variable in SECRET_FILES.items():
+            path = os.environ.get(variable)
+            if not path:
+                continue
+            direct = [v for v in (f"{variable[:-5]}", f"YACHT_{name.upper()}") if os.environ.get(v)]
+            if direct:
+                raise SettingsError(f"give {direct[0]} or {variable}, not both")
+            try:
+                found[name] = Path(path).read_text(encoding="utf-8").strip()
+            except OSError as e:
+                raise SettingsError(f"{variable}: cannot read {path}: {e.strerror}") from None
+        return found
+
+
+def driver_url(url: str) -> str:
+    """A database URL as the store opens it: ``postgres://`` and ``postgresql://`` (the form
+    libpq and hosting services give) go through psycopg 3, the driver the store uses.
+
+    >>> driver_url("postgresql://ann@db:5432/yacht?sslmode=require")
+    'postgresql+psycopg://ann@db:5432/yacht?sslmode=require'
+    >>> driver_url("sqlite:///yacht.sqlite3")
+    'sqlite:///yacht.sqlite3'
+    """
+    for plain in ("postgres://", "postgresql://"):
+        if url.startswith(plain):
+            return "postgresql+psycopg://" + url[len(plain) :]
+    return url
 
 
 def data_dir(override: Path | None = None) -> Path:

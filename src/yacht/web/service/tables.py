@@ -15,7 +15,7 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Collection
-from contextlib import asynccontextmanager, suppress
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -41,17 +41,15 @@ from yacht.web.protocol.messages import (
     TableState,
     TakeBackMessage,
 )
+from yacht.web.protocol.names import name_key
 from yacht.web.service import bots, decisions
 from yacht.web.service.decisions import Context, Decide, hash_token
 from yacht.web.service.hints import HintDesk
 from yacht.web.service.lobby import checked, opening_rows
-from yacht.web.service.notices import Notices
 from yacht.web.service.presence import Presence
 from yacht.web.service.state import state_json, state_message, table_state
-from yacht.web.service.warmup import Warmup
 from yacht.web.settings import Settings
 from yacht.web.storage.changes import Change
-from yacht.web.storage.outage import Unavailable
 from yacht.web.storage.peers import PeerNotes, note
 from yacht.web.storage.snapshots import SnapshotCache, applied, decoded, resumed
 from yacht.web.storage.store import ConflictError, Store, TableSnapshot
@@ -88,13 +86,6 @@ class TableService:
         self.limits = ClientLimits()
         self._background: set[asyncio.Task[None]] = set()
         self.hints = HintDesk()
-        # What the pages are told of the database and Redis going away and coming back.
-        self.notices = Notices()
-        self.warmup = Warmup()  # the strategy tables, built as the server starts
-        store.outage.listen(lambda ok: self.notices.set("database", ok))
-        on_link = getattr(broadcaster, "on_link", None)
-        if on_link is not None:
-            on_link(lambda ok: self.notices.set("redis", ok))
         # Called after every change with the new snapshot (the runner drives bots and clocks).
         self.on_change: Callable[[str, TableSnapshot, Game | None], None] = lambda *_: None
 
@@ -246,12 +237,6 @@ class TableService:
         await self.broadcaster.publish(channel, state_message(state), told)
         return state
 
-    async def _publish_quietly(self, code: str) -> None:
-        """:meth:`publish`, for a task nobody awaits: without the database the players see the
-        change with the next state (the store logs the outage once)."""
-        with suppress(TableError):  # Unavailable is one
-            await self.publish(code)
-
     def _noted(self, channel: str, text: str) -> None:
         """Another process's note of a move (kept until this process needs the table)."""
         prefix = table_channel("")
@@ -339,6 +324,7 @@ class TableService:
     async def create(self, spec: CreateTable, creator: str | None = None) -> dict[str, Any]:
         """Open a table (``creator``: who asks, for the cap on their waiting tables)."""
         rules = checked(spec)
+        await self._check_names([s.name for s in spec.seats if s.name])
         if not all(s.kind == "bot" for s in spec.seats):
             await self._check_waiting(creator)
         levels = Counter(s.bot for s in spec.seats if s.kind == "bot")
@@ -381,7 +367,14 @@ class TableService:
         if total >= self.settings.waiting_total:
             raise TableError("busy", f"the server has {total} tables waiting: join one of them")
 
+    async def _check_names(self, names: list[str]) -> None:
+        """Refuse a name the operator has banned (``yacht admin names ban``)."""
+        for name in names:
+            if await self.store.ais_banned(name_key(name)):
+                raise TableError("invalid", f"the name {name!r} cannot be taken here")
+
     async def join(self, code: str, body: JoinSeat) -> Joined:
+        await self._check_names([body.name])
         token = secrets.token_urlsafe(24)
         state = await self.change(
             code, lambda s, g: decisions.join(s, g, self._context(), body, hash_token(token))
@@ -405,8 +398,6 @@ class TableService:
             await asyncio.sleep(self.settings.sweep_every)
             try:
                 codes = await self.expire()
-            except Unavailable:  # said once in the log by the store; the next sweep tries
-                continue
             except Exception:
                 log.exception("cleaning up expired tables failed")
                 continue
@@ -438,6 +429,6 @@ class TableService:
         """
         if not self.presence.leave(code, seats):
             return
-        task = asyncio.get_running_loop().create_task(self._publish_quietly(code))
+        task = asyncio.get_running_loop().create_task(self.publish(code))
         self._background.add(task)
         task.add_done_callback(self._background.discard)

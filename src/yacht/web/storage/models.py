@@ -20,7 +20,16 @@ from sqlalchemy.orm.instrumentation import ClassManager, manager_of_class
 
 from yacht.web.protocol.views import GameStatus, SeatKind
 
-__all__ = ["Base", "GameRow", "SeatRow", "TableRow", "columns_of", "snapshot_row", "with_columns"]
+__all__ = [
+    "BannedNameRow",
+    "Base",
+    "GameRow",
+    "SeatRow",
+    "TableRow",
+    "columns_of",
+    "snapshot_row",
+    "with_columns",
+]
 
 
 class Base(DeclarativeBase):
@@ -88,6 +97,17 @@ class GameRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Fair dice rule 2: the players' seeds and the dice key made of them (None: rule 1).
     fair: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), default=None)
+
+
+class BannedNameRow(Base):
+    """A name no one may take at a table (matched on ``name_key``, see
+    :func:`yacht.web.protocol.names.name_key`)."""
+
+    __tablename__ = "banned_names"
+
+    name_key: Mapped[str] = mapped_column(String(160), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    banned_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 Row = TypeVar("Row", bound=Base)

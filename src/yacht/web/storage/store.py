@@ -13,12 +13,12 @@ import asyncio
 import importlib.util
 import os
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from sqlalchemy import (
     Connection,
@@ -36,18 +36,30 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session, sessionmaker
 
 from yacht.web.storage.changes import Change
-from yacht.web.storage.models import GameRow, SeatRow, TableRow, columns_of, snapshot_row
-from yacht.web.storage.outage import Outage, Unavailable, gone
+from yacht.web.storage.models import (
+    BannedNameRow,
+    GameRow,
+    SeatRow,
+    TableRow,
+    columns_of,
+    snapshot_row,
+)
 from yacht.web.storage.pg import Direct
 
-__all__ = ["ConflictError", "Store", "TableSnapshot", "migrate", "now"]
-
-T = TypeVar("T")
+__all__ = [
+    "ConflictError",
+    "Store",
+    "TableSnapshot",
+    "UnknownRevisionError",
+    "current_revision",
+    "downgrade",
+    "head_revision",
+    "migrate",
+    "now",
+]
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 POOL_SIZE = min(32, (os.cpu_count() or 1) + 4) + 2
-PROBE_EVERY = 0.5  # seconds between looks at a database that went away
-CONNECT_TIMEOUT = 5  # seconds psycopg may take to connect
 
 
 def now() -> datetime:
@@ -109,18 +121,80 @@ _LOAD_SEATS = (
 )
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the database schema to the newest Alembic revision."""
-    from alembic import command
+class UnknownRevisionError(RuntimeError):
+    """The database was migrated by a newer yacht: this one does not know its revision."""
+
+    def __init__(self, found: str, head: str) -> None:
+        super().__init__(f"the database is at migration {found}, unknown to this yacht ({head})")
+        self.found, self.head = found, head
+
+
+def _alembic_config(connection: Connection | None = None) -> Any:
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def head_revision() -> str:
+    """The newest migration this version of yacht has."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    assert head is not None  # the package ships its migrations
+    return head
+
+
+def _current(connection: Connection) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+def _check_known(connection: Connection) -> None:
+    from alembic.script import ScriptDirectory
+
+    found = _current(connection)
+    known = {s.revision for s in ScriptDirectory.from_config(_alembic_config()).walk_revisions()}
+    if found is not None and found not in known:
+        raise UnknownRevisionError(found, head_revision())
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The migration the database is at (None: an empty database)."""
+    with engine.connect() as connection:
+        return _current(connection)
+
+
+@contextmanager
+def _migrating(engine: Engine) -> Iterator[Connection]:
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":  # servers starting together take turns
             connection.exec_driver_sql("SELECT pg_advisory_xact_lock(7720231)")
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        _check_known(connection)
+        yield connection
+
+
+def migrate(engine: Engine, target: str = "head") -> None:
+    """Bring the database schema up to the ``target`` revision (the newest by default).
+
+    Raises :class:`UnknownRevisionError`, changing nothing, when the database is at a
+    revision this version does not have (a newer yacht migrated it)."""
+    from alembic import command
+
+    with _migrating(engine) as connection:
+        command.upgrade(_alembic_config(connection), target)
+
+
+def downgrade(engine: Engine, target: str) -> None:
+    """Take the schema down to revision ``target`` (``-1``: one step; ``base``: empty)."""
+    from alembic import command
+
+    with _migrating(engine) as connection:
+        command.downgrade(_alembic_config(connection), target)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -140,15 +214,7 @@ class Store:
         # Every worker thread of the event loop's default executor (min(32, cores + 4)) may
         # hold a connection at once: with fewer pooled, the extra ones are opened and closed
         # for each move (a new PostgreSQL backend each time). SQLite connections are cheap.
-        # A pooled connection is checked before it is handed out (a database that restarted
-        # closed them all), and a new one waits CONNECT_TIMEOUT at most.
-        kwargs: dict[str, Any] = {
-            "pool_size": POOL_SIZE,
-            "max_overflow": POOL_SIZE,
-            "pool_pre_ping": True,
-        }
-        if url.startswith("postgresql"):
-            kwargs["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT}
+        kwargs: dict[str, Any] = {"pool_size": POOL_SIZE, "max_overflow": POOL_SIZE}
         if url.startswith("sqlite"):
             kwargs = {"connect_args": {"check_same_thread": False}}
         self.engine = create_engine(url, **kwargs)
@@ -161,9 +227,6 @@ class Store:
         # is installed (the [scale] extra); ``direct=False`` (``YACHT_PG_DIRECT=0``) sends it
         # through worker threads like everything else.
         self.direct: Direct | None = None
-        # Whether the database answers, as the last statement found (see outage.py).
-        self.outage = Outage("database")
-        self._probe: asyncio.Task[None] | None = None
         dialect = self.engine.dialect
         postgres = (dialect.name, dialect.driver) == ("postgresql", "psycopg")
         if direct and postgres and importlib.util.find_spec("asyncpg") is not None:
@@ -185,78 +248,16 @@ class Store:
 
     async def aclose(self) -> None:
         """Close the event loop's connections (:meth:`close` the rest)."""
-        if self._probe is not None:
-            self._probe.cancel()
-            await asyncio.gather(self._probe, return_exceptions=True)
         if self.direct is not None:
             await self.direct.aclose()
-
-    # --- the database going away (see outage.py) ------------------------------------------
-
-    async def _guard(self, work: Awaitable[T]) -> T:
-        """``await work``, its outcome told to :attr:`outage`; the database gone raises
-        :class:`~yacht.web.storage.outage.Unavailable`."""
-        try:
-            result = await work
-        except Exception as e:
-            if not gone(e):
-                raise
-            self.outage.failed(e)
-            self._look_again()
-            if isinstance(e, Unavailable):
-                raise
-            raise Unavailable() from e
-        if not self.outage.ok:
-            self.outage.succeeded()
-        return result
-
-    async def _thread(self, read: Callable[..., T], *args: Any) -> T:
-        """A read in a worker thread, once more when the database was gone (the engine has
-        replaced its connections by then: SQLAlchemy invalidates its pool on a lost one)."""
-        try:
-            return await asyncio.to_thread(read, *args)
-        except Exception as e:
-            if not gone(e):
-                raise
-        return await asyncio.to_thread(read, *args)
-
-    def _look_again(self) -> None:
-        """While the database is away, ask it every PROBE_EVERY seconds, so that the way back
-        is noticed (and told) even when nobody asks for a table."""
-        if self._probe is None or self._probe.done():
-            self._probe = asyncio.get_running_loop().create_task(self._probing())
-
-    async def _probing(self) -> None:
-        while not self.outage.ok:
-            await asyncio.sleep(PROBE_EVERY)
-            with suppress(Unavailable):
-                await self.aping()
-
-    async def aping(self) -> None:
-        """A real query on the driver the moves use (asyncpg on PostgreSQL, else SQLAlchemy);
-        raises :class:`~yacht.web.storage.outage.Unavailable` when the database is gone."""
-        if self.direct is not None:
-            await self._guard(self.direct.ping())
-        else:
-            await self._guard(self._thread(self._ping))
-
-    def _ping(self) -> None:
-        with self.engine.connect() as c:
-            c.execute(select(1))
-
-    async def until_up(self) -> None:
-        """Return once the database answers (at once while it does)."""
-        if not self.outage.ok:
-            self._look_again()
-            await self.outage.back()
 
     # --- the hot path, awaited in the event loop ----------------------------------------
 
     async def aload(self, code: str) -> TableSnapshot | None:
         """:meth:`load` without a worker thread on PostgreSQL."""
         if self.direct is None:
-            return await self._guard(self._thread(self.load, code))
-        found = await self._guard(self.direct.load(code))
+            return await asyncio.to_thread(self.load, code)
+        found = await self.direct.load(code)
         if found is None:
             return None
         table, game, seats = found
@@ -265,8 +266,8 @@ class Store:
     async def achange(self, code: str, seen: int, change: Change) -> int:
         """:meth:`change` without a worker thread on PostgreSQL."""
         if self.direct is None:
-            return await self._guard(asyncio.to_thread(self.change, code, seen, change))
-        revision = await self._guard(self.direct.change(code, seen, change, when=now()))
+            return await asyncio.to_thread(self.change, code, seen, change)
+        revision = await self.direct.change(code, seen, change, when=now())
         if revision is None:
             raise ConflictError(f"table {code} changed since revision {seen}")
         return revision
@@ -276,36 +277,36 @@ class Store:
         if not notes:
             return
         if self.direct is None:
-            await self._guard(self._thread(self.note, notes))
+            await asyncio.to_thread(self.note, notes)
         else:
-            await self._guard(self.direct.note(notes))
+            await self.direct.note(notes)
 
     # The rest of the API, awaited: each runs in a worker thread here, so no caller hops
-    # threads itself. Reads are tried twice when the database was gone; writes once.
+    # threads itself.
 
     async def agame(self, game_id: int) -> tuple[GameRow, TableRow] | None:
-        return await self._guard(self._thread(self.game, game_id))
+        return await asyncio.to_thread(self.game, game_id)
 
     async def agames(self, status: str, limit: int, offset: int = 0) -> list[GameRow]:
-        return await self._guard(self._thread(self.games, status, limit, offset))
+        return await asyncio.to_thread(self.games, status, limit, offset)
 
     async def awaiting_tables(self, limit: int) -> list[TableSnapshot]:
-        return await self._guard(self._thread(self.waiting_tables, limit))
+        return await asyncio.to_thread(self.waiting_tables, limit)
 
     async def aactive_codes(self) -> list[str]:
-        return await self._guard(self._thread(self.active_codes))
+        return await asyncio.to_thread(self.active_codes)
 
     async def acreate(self, table: TableRow, seats: list[SeatRow], game: GameRow) -> None:
-        await self._guard(asyncio.to_thread(self.create, table, seats, game))
+        await asyncio.to_thread(self.create, table, seats, game)
 
     async def aseen(self, code: str) -> dict[int, datetime | None]:
-        return await self._guard(self._thread(self.seen, code))
+        return await asyncio.to_thread(self.seen, code)
 
     async def awaiting_count(self, creator: str | None = None) -> int:
-        return await self._guard(self._thread(self.waiting_count, creator))
+        return await asyncio.to_thread(self.waiting_count, creator)
 
     async def aexpire(self, waiting_before: datetime, idle_before: datetime) -> list[str]:
-        return await self._guard(asyncio.to_thread(self.expire, waiting_before, idle_before))
+        return await asyncio.to_thread(self.expire, waiting_before, idle_before)
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
@@ -448,6 +449,16 @@ class Store:
                 .values(review=review)
             )
         return bool(done.rowcount)
+
+    # --- banned names -----------------------------------------------------------------
+
+    def is_banned(self, key: str) -> bool:
+        with self.engine.connect() as c:
+            query = select(BannedNameRow.name_key).where(BannedNameRow.name_key == key)
+            return c.scalar(query) is not None
+
+    async def ais_banned(self, key: str) -> bool:
+        return await asyncio.to_thread(self.is_banned, key)
 
     # --- presence, caps and clean-up -------------------------------------------------------
 
