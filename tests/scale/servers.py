@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -16,6 +17,17 @@ from typing import Any
 import httpx
 
 YACHT = str(Path(sys.executable).with_name("yacht"))
+
+
+@functools.cache
+def strategy_tables() -> None:
+    """Build every preset's solved values once in the test session's cache (YACHT_CACHE_DIR),
+    so a server reads them from disk: it is ready (``/readyz``) only once it has them."""
+    from yacht.rules import preset_names
+    from yacht.strategy import solve
+
+    for name in preset_names():
+        solve(name)
 
 
 def free_port() -> int:
@@ -41,6 +53,7 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 30.0) -> Server:
+        strategy_tables()
         command = [YACHT, "serve", "--port", str(self.port), "--database", self.database]
         command += ["--log-format", "json", "--log-level", "info"]
         if self.redis:

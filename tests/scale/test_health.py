@@ -1,4 +1,6 @@
-"""``GET /health`` checks the database and Redis: 200 when both answer, 503 saying what failed."""
+"""The probes: ``GET /livez`` (the process answers), ``GET /readyz`` and its other name
+``/health`` (the database answers a query on the driver the moves use, and the strategy tables
+are built: 200, else 503 saying what failed). Redis is reported, never a reason to be unready."""
 
 from __future__ import annotations
 
@@ -38,14 +40,40 @@ def test_a_single_process_on_sqlite_needs_no_redis(tmp_path: Path) -> None:
         assert "/health" in client.get("/openapi.json").json()["paths"]
 
 
-def test_redis_down_is_failing_and_says_so(pg_url: str) -> None:
+def test_redis_down_says_so_but_leaves_the_process_ready(pg_url: str) -> None:
+    """Each process still serves its own tables without Redis: a balancer must keep it."""
     nobody = f"redis://127.0.0.1:{free_port()}/0"
     with TestClient(create_app(pg_url, redis=nobody)) as client:
-        r = client.get("/health")
-        assert r.status_code == 503
-        body = r.json()
-        assert body["status"] == "failing" and body["database"] == "ok"
-        assert body["redis"] not in ("ok", "off") and "Error" in body["redis"]
+        for probe in ("/readyz", "/health"):
+            r = client.get(probe)
+            assert r.status_code == 200, r.text
+            body = r.json()
+            assert body["status"] == "ok" and body["database"] == "ok"
+            assert body["redis"] not in ("ok", "off") and "Error" in body["redis"]
+        assert client.get("/livez").json()["status"] == "ok"
+
+
+def test_ready_checks_the_pool_the_moves_use(pg_url: str) -> None:
+    """A database the moves' driver (asyncpg) cannot reach is unready although SQLAlchemy's
+    engine still reaches it: the probe asks the moves' own pool."""
+    with TestClient(create_app(pg_url)) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        assert service.store.direct is not None  # asyncpg, as the moves
+        assert client.get("/readyz").status_code == 200
+        # nothing listens there: as when asyncpg alone refuses the server's certificate
+        service.store.direct.conninfo = _port(service.store.direct.conninfo, free_port())
+        service.store.direct._pool = None  # the next statement makes a new pool
+        r = client.get("/readyz")
+        assert r.status_code == 503, r.text
+        assert r.json()["database"] != "ok"
+        assert client.get("/health").status_code == 503
+        assert client.get("/livez").status_code == 200
+        with service.store.engine.connect() as c:  # SQLAlchemy's side is fine
+            assert c.execute(text("SELECT 1")).scalar() == 1
+
+
+def _port(conninfo: str, port: int) -> str:
+    return make_url(conninfo).set(port=port).render_as_string(hide_password=False)
 
 
 def test_a_lost_database_is_failing_and_says_so(services: Services) -> None:

@@ -4,7 +4,7 @@ service, endpoints, pages) and its lifespan starts and stops the background work
 >>> app = create_app("sqlite://")
 >>> schemas = app.openapi()["components"]["schemas"]
 >>> [s["$ref"].split("/")[-1] for s in schemas["ServerMessage"]["oneOf"]]
-['StateMessage', 'ErrorMessage', 'HintReply', 'WelcomeMessage', 'PongMessage']
+['StateMessage', 'ErrorMessage', 'HintReply', 'WelcomeMessage', 'PongMessage', 'NoticeMessage']
 """
 
 from __future__ import annotations
@@ -89,6 +89,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         service.metrics.start()
         shared = await share_limits(settings, service)
+        if settings.prepare_tables:
+            service.warmup.start()
         await runner.resume()
         chores = [
             asyncio.create_task(service.sweep()),

@@ -53,3 +53,17 @@ def test_nul_and_control_names_never_reach_postgresql(pg_client: TestClient) -> 
     t.join(1, "Zoë")
     assert t.game["status"] == "playing"
     assert [s["name"] for s in t.state()["seats"]] == ["Ann", "Zoë"]
+
+
+def test_invisible_and_look_alike_names_are_refused_on_postgresql(pg_client: TestClient) -> None:
+    t = Table.create(pg_client, "human", "human", "human")
+    t.join(0, "Ann")
+    for name in ("An\u200bn", "\ufeffBob", "Bob\U000e0041", "B\u2028ob", "\u0410nn", "ANN"):
+        r = t.post("join", {"seat": 1, "name": name})
+        assert (r.status_code, r.json()["code"]) == (422, "invalid"), name
+    bots = [{"kind": "bot", "bot": "greedy", "name": n} for n in ("Ann", "\u0410nn")]
+    r = pg_client.post("/api/tables", json={"seats": bots})
+    assert (r.status_code, r.json()["code"]) == (422, "invalid")
+    t.join(1, "Anna")
+    t.join(2, "Bob")
+    assert [s["name"] for s in t.state()["seats"]] == ["Ann", "Anna", "Bob"]

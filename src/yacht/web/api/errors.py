@@ -1,31 +1,60 @@
 """Every refusal answers the documented body: an :class:`~yacht.web.protocol.messages.ErrorMessage`
 (``type``, ``code``, ``message``, ``ref``) with the code's HTTP status, whatever raised it (the
-service, request validation, a route that does not exist, a method a route does not take)."""
+service, request validation, a route that does not exist, a method a route does not take).
+
+A database that cannot be reached is ``unavailable`` (503) with ``Retry-After``, never a 500:
+the store raises :class:`~yacht.web.storage.outage.Unavailable`, and a driver's connection
+error that reaches an endpoint some other way is answered the same (without a traceback: the
+store's outage log says it once)."""
 
 from __future__ import annotations
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from yacht.web.protocol.errors import ERROR_STATUS, TableError
 from yacht.web.protocol.messages import ErrorCode, ErrorMessage
+from yacht.web.storage.outage import RETRY_AFTER, Unavailable, gone
 
 __all__ = ["add_error_handlers"]
+
+
+def _asyncpg_errors() -> tuple[type[Exception], ...]:
+    """asyncpg's connection errors (asyncpg is the [scale] extra's)."""
+    try:
+        import asyncpg
+    except ImportError:
+        return ()
+    return (asyncpg.PostgresError, asyncpg.InterfaceError)
+
 
 _BY_STATUS: dict[int, ErrorCode] = {404: "not_found", 405: "not_allowed", 413: "too_large"}
 
 
 def _answer(code: ErrorCode, message: str, status: int | None = None) -> JSONResponse:
     body = ErrorMessage(code=code, message=message)
-    return JSONResponse(body.model_dump(), status_code=status or ERROR_STATUS[code])
+    response = JSONResponse(body.model_dump(), status_code=status or ERROR_STATUS[code])
+    if code == "unavailable":
+        response.headers["Retry-After"] = str(RETRY_AFTER)
+    return response
 
 
 def add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
         return _answer(exc.code, exc.message)
+
+    async def database_error(request: Request, exc: Exception) -> JSONResponse:
+        if not gone(exc):
+            raise exc
+        return _answer("unavailable", Unavailable().message)
+
+    drivers: tuple[type[Exception], ...] = (DBAPIError, *_asyncpg_errors())
+    for driver_error in drivers:
+        app.add_exception_handler(driver_error, database_error)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -1,52 +1,86 @@
-"""``GET /health``: is this server process able to play? (database and Redis reachable)
+"""The probes: ``GET /livez`` (is the process alive?) and ``GET /readyz`` (may players be sent
+here?), with ``GET /health`` kept as another name for ``/readyz``.
 
-Answers 200 with ``status: ok`` when the database answers a query and, when the server shares
-tables through Redis, Redis answers a PING and the subscriber connection is up; otherwise 503
-with ``status: failing`` and what failed. Load balancers and process supervisors poll it.
+``/livez`` answers 200 as long as the process and its event loop answer (it touches nothing
+else: a supervisor restarts the process only when it is stuck). ``/readyz`` answers 200 when the
+database answers a real query on the driver the moves use (the asyncpg pool on PostgreSQL,
+SQLAlchemy on SQLite) and the strategy tables of the web's presets are built; otherwise 503
+saying what is missing. Redis is reported but never makes a process unready: without it each
+process still serves its own tables (a metric, a log line and the pages' notice say it is gone),
+and pulling every process out of a balancer at once would stop every table.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from typing import Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
-from sqlalchemy import Engine, text
 
-__all__ = ["CHECK_TIMEOUT", "Health", "router"]
+from yacht.web.protocol.errors import TableError
+from yacht.web.service.tables import TableService
+from yacht.web.service.warmup import Warmup
 
-log = logging.getLogger("yacht.web.api.health")
+__all__ = ["CHECK_TIMEOUT", "Live", "Ready", "router"]
 
 CHECK_TIMEOUT = 3.0  # seconds each check may take
+TABLES_WAIT = 0.5  # seconds to wait for tables being read from the disk cache; a build takes longer
 
 
-class Health(BaseModel):
+class Live(BaseModel):
+    status: Literal["ok"]
+    lag: float = Field(description="seconds the event loop took to run a callback just now")
+
+
+class Ready(BaseModel):
     status: Literal["ok", "failing"]
     database: str = Field(description='"ok", or why the database cannot be used')
-    redis: str = Field(description='"ok", "off" (single process, no Redis), or what failed')
+    tables: str = Field(
+        description='"ok" (the strategy tables are built), "building", "off" (built on first '
+        "use: prepare_tables is off), or why they could not be built"
+    )
+    redis: str = Field(
+        description='"ok", "off" (single process, no Redis), or what failed; never makes the '
+        "process unready"
+    )
     seconds: float = Field(description="how long the checks took")
 
 
 router = APIRouter(tags=["health"])
 
 
-def _query(engine: Engine) -> None:
-    with engine.connect() as connection:
-        connection.execute(text("SELECT 1"))
+@router.get("/livez", response_model=Live)
+async def livez() -> Live:
+    """The process and its event loop answer (200, always, when they do)."""
+    start = time.perf_counter()
+    await asyncio.sleep(0)
+    return Live(status="ok", lag=round(time.perf_counter() - start, 6))
 
 
-async def check_database(engine: Engine) -> str:
+async def check_database(service: TableService) -> str:
     try:
-        await asyncio.wait_for(asyncio.to_thread(_query, engine), CHECK_TIMEOUT)
+        await asyncio.wait_for(service.store.aping(), CHECK_TIMEOUT)
     except TimeoutError:
         return f"no answer within {CHECK_TIMEOUT:g} s"
+    except TableError as e:
+        cause = e.__cause__ or e
+        first = str(cause).splitlines()[0] if str(cause) else ""
+        return f"{type(cause).__name__}: {first}".strip()
     except Exception as e:
         return f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}".strip()
     return "ok"
+
+
+async def check_tables(service: TableService) -> str:
+    warmup = service.warmup
+    if not warmup.started:
+        return "off"
+    if await warmup.wait(TABLES_WAIT):
+        return "ok"
+    return Warmup.error or "building"
 
 
 async def check_redis(broadcaster: object) -> str:
@@ -62,28 +96,37 @@ async def check_redis(broadcaster: object) -> str:
     return "ok"
 
 
-@router.get(
-    "/health",
-    response_model=Health,
-    responses={503: {"model": Health, "description": "the database or Redis cannot be used"}},
-)
-async def health(request: Request) -> JSONResponse:
-    """Check the database and (with ``--redis``) Redis; 503 when either fails."""
-    service = request.app.state.service
+_FAILING = {503: {"model": Ready, "description": "the database or the strategy tables are missing"}}
+
+
+@router.get("/readyz", response_model=Ready, responses=_FAILING)  # type: ignore[arg-type]
+async def readyz(request: Request) -> JSONResponse:
+    """Check the database and the strategy tables (and report Redis); 503 when either of the
+    first two fails."""
+    service: TableService = request.app.state.service
     start = time.perf_counter()
-    database, redis = await asyncio.gather(
-        check_database(service.store.engine), check_redis(service.broadcaster)
+    database, tables, redis = await asyncio.gather(
+        check_database(service), check_tables(service), check_redis(service.broadcaster)
     )
-    ok = database == "ok" and redis in ("ok", "off")
+    ok = database == "ok" and tables in ("ok", "off")
     service.metrics.database_up.set(database == "ok")
     if redis != "off":
         service.metrics.redis_up.set(redis == "ok")
-    body = Health(
+    body = Ready(
         status="ok" if ok else "failing",
         database=database,
+        tables=tables,
         redis=redis,
         seconds=round(time.perf_counter() - start, 4),
     )
-    if not ok:
-        log.warning("health check failing", extra={"database": database, "redis": redis})
     return JSONResponse(body.model_dump(), status_code=200 if ok else 503)
+
+
+router.add_api_route(
+    "/health",
+    readyz,
+    methods=["GET"],
+    response_model=Ready,
+    responses=_FAILING,  # type: ignore[arg-type]
+    summary="Health (the same as /readyz)",
+)

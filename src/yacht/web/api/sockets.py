@@ -46,6 +46,8 @@ from yacht.web.service.tables import TableService
 
 __all__ = ["HANDLERS", "table_socket"]
 
+CLOSE_TRY_AGAIN = 1013  # RFC 6455's "try again later": the page reconnects
+
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 WATCHED: Counter[str] = Counter()
 """WebSockets of this process per table."""
@@ -84,8 +86,19 @@ class Connection:
             text = await inbox.get()
             if text is None:  # fell too far behind: start again from the current state
                 inbox.overflowed = False
-                text = await self.service.state_text(self.code)
+                text = await self.current()
             await self.send(text)
+
+    async def current(self) -> str:
+        """The table's ``state`` as stored now; without the database, once it answers again
+        (the socket stays open meanwhile: its page was told by a ``notice``)."""
+        while True:
+            try:
+                return await self.service.state_text(self.code)
+            except TableError as e:
+                if e.code != "unavailable":
+                    raise
+            await self.service.store.until_up()
 
     async def handle(self, text: str) -> None:
         """One message (its size and rate already checked by the edge): parse, hand to the
@@ -186,31 +199,39 @@ async def _serve(websocket: WebSocket, service: TableService, code: str) -> None
         await service.load(code)
     except TableError as e:
         await websocket.send_text(ErrorMessage(code=e.code, message=e.message).model_dump_json())
-        await websocket.close(code=4404)
+        if e.code == "unavailable":  # no database to say whether the table exists: later
+            for text in service.notices.now():
+                await websocket.send_text(text)
+            await websocket.close(code=CLOSE_TRY_AGAIN, reason="the database is unavailable")
+        else:
+            await websocket.close(code=4404)
         return
     code = code.upper()
     conn = Connection(websocket, service, code)
     async with service.broadcaster.subscribe(table_channel(code)) as inbox:
-        forwarder = asyncio.create_task(conn.forward(inbox))
-        try:  # read after subscribing: no change can fall in between
-            await conn.send(await service.state_text(code))
-            limits = MessageLimits()
-            while True:
-                try:
-                    text = await receive_text(websocket, limits)
-                except Flood as e:  # over a limit: say so, then close (binary: refuse only)
-                    await conn.send(ErrorMessage(code=e.code, message=e.message))
-                    if e.close is None:
-                        continue
-                    await websocket.close(code=e.close, reason=e.code)
-                    break
-                await conn.handle(text)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            if conn.seats:
-                service.leave(code, conn.seats)
-            forwarder.cancel()
-            for task in conn.hints:
-                task.cancel()
-            await asyncio.gather(forwarder, *conn.hints, return_exceptions=True)
+        with service.notices.watch(inbox.put):
+            forwarder = asyncio.create_task(conn.forward(inbox))
+            try:  # read after subscribing: no change can fall in between
+                await conn.send(await conn.current())
+                for text in service.notices.now():
+                    await conn.send(text)
+                limits = MessageLimits()
+                while True:
+                    try:
+                        text = await receive_text(websocket, limits)
+                    except Flood as e:  # over a limit: say so, then close (binary: refuse only)
+                        await conn.send(ErrorMessage(code=e.code, message=e.message))
+                        if e.close is None:
+                            continue
+                        await websocket.close(code=e.close, reason=e.code)
+                        break
+                    await conn.handle(text)
+            except WebSocketDisconnect:
+                pass
+            finally:
+                if conn.seats:
+                    service.leave(code, conn.seats)
+                forwarder.cancel()
+                for task in conn.hints:
+                    task.cancel()
+                await asyncio.gather(forwarder, *conn.hints, return_exceptions=True)

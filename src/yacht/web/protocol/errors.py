@@ -25,6 +25,7 @@ ErrorCode = Literal[
     "too_large",  # a message or request body over the size limit (the socket is closed)
     "rate_limited",  # too many messages on one connection (the socket is closed)
     "not_allowed",  # an HTTP method the route does not take
+    "unavailable",  # the database cannot be reached now; nothing changed, try again soon
 ]
 """What went wrong, one word per case; every refusal names one (its HTTP status:
 :data:`ERROR_STATUS`)."""
@@ -45,6 +46,7 @@ ERROR_STATUS: dict[str, int] = {
     "too_large": 413,
     "rate_limited": 429,
     "not_allowed": 405,
+    "unavailable": 503,
 }
 
 

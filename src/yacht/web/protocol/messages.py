@@ -68,6 +68,7 @@ __all__ = [
     "HintReply",
     "JoinSeat",
     "Joined",
+    "NoticeMessage",
     "PingMessage",
     "PongMessage",
     "Preset",
@@ -341,7 +342,18 @@ class PongMessage(_Model):
     ref: Ref = None
 
 
+class NoticeMessage(_Model):
+    """What this server process lacks now, and when it is back: ``database`` (moves are
+    refused as ``unavailable`` until it answers) or ``redis`` (moves made through other server
+    processes reach this socket late; the state is sent again when Redis is back). Sent to
+    every socket at each change and, on connect, for whatever is down then."""
+
+    type: Literal["notice"] = "notice"
+    kind: Literal["database", "redis"]
+    ok: bool = Field(description="false: lost; true: back")
+
+
 ServerMessage = Annotated[
-    StateMessage | ErrorMessage | HintReply | WelcomeMessage | PongMessage,
+    StateMessage | ErrorMessage | HintReply | WelcomeMessage | PongMessage | NoticeMessage,
     Field(discriminator="type"),
 ]

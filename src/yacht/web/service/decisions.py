@@ -30,6 +30,7 @@ from yacht.web.protocol.messages import (
     SeedMessage,
     TakeBackMessage,
 )
+from yacht.web.protocol.names import look_alike
 from yacht.web.service import bots, fairness
 from yacht.web.service.presence import GRACE
 from yacht.web.storage.changes import Change
@@ -176,6 +177,11 @@ def join(
         raise TableError("seat_taken", f"seat {body.seat + 1} is played by a bot")
     if row.token_hash is not None:
         raise TableError("seat_taken", f"seat {body.seat + 1} is taken by {row.name}")
+    alike = look_alike(body.name, (r.name for r in snap.seats if r.position != body.seat))
+    if alike is not None:
+        raise TableError(
+            "invalid", f"the name {body.name!r} looks like {alike!r}, who sits at this table"
+        )
     change = Change(engine=game)
     stamp = now()
     change.seats[body.seat] = {

@@ -9,6 +9,7 @@ from yacht.dice import FairDice
 from yacht.rules import Rules, RulesError, rules_by_name
 from yacht.web.protocol.errors import TableError
 from yacht.web.protocol.messages import CreateTable
+from yacht.web.protocol.names import look_alike
 from yacht.web.service import bots, fairness
 from yacht.web.storage.models import GameRow, SeatRow, TableRow
 from yacht.web.storage.store import now
@@ -53,12 +54,15 @@ def opening_rows(
     )
     levels = Counter(s.bot for s in spec.seats if s.kind == "bot")
     seen: Counter[str | None] = Counter()
-    seats = []
+    seats: list[SeatRow] = []
     for i, s in enumerate(spec.seats):
         name = None
         if s.kind == "bot":
             seen[s.bot] += 1
             name = s.name or bots.bot_name(s.bot, seen[s.bot] if levels[s.bot] > 1 else 0)
+        alike = None if name is None else look_alike(name, (r.name for r in seats))
+        if alike is not None:
+            raise TableError("invalid", f"the bot names {alike!r} and {name!r} look alike")
         seats.append(SeatRow(table_code=code, position=i, name=name, kind=s.kind, bot=s.bot))
     game = GameRow(
         table_code=code,

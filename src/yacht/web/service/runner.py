@@ -23,11 +23,15 @@ from yacht.rules import CATEGORIES
 from yacht.web.protocol.errors import TableError
 from yacht.web.service import bots
 from yacht.web.service.tables import TableService
+from yacht.web.storage.outage import Unavailable
 from yacht.web.storage.store import TableSnapshot
 
 __all__ = ["Runner", "needs_server", "timeout_action"]
 
 log = logging.getLogger("yacht.web")
+
+RETRY_FIRST = 0.5  # seconds before a failed driver looks again, doubled each time
+RETRY_MAX = 30.0
 
 
 def needs_server(snap: TableSnapshot, game: Game | None) -> bool:
@@ -119,48 +123,63 @@ class Runner:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def _drive(self, code: str) -> None:
+        """Drive the table until it needs the server no more. A driver never gives up on an
+        error: without the database it waits for it to answer again; after anything else it
+        looks again, later each time (logged the first time), so a table of bots keeps moving
+        whatever happened to one of its moves."""
         wake = self._wake[code]
+        failures = 0
         try:
             while True:
-                wake.clear()
-                # This process's newest snapshot: a stale one only makes a move that is refused
-                # (the change re-reads the table), and the next look is fresh.
-                snap, game = await self.service.latest(code)
-                if game is None:
+                try:
+                    await self._steps(code, wake)
                     return
-                if game.finished:
-                    if snap.game.review is None:  # e.g. a game resumed after a restart
-                        self._start_review(code, snap.game.number, game)
-                    if not wake.is_set():
-                        return
-                    continue  # e.g. a rematch: drive the new game
-                turn = (snap.game.number, game.version)
-                if snap.seats[game.current].kind == "bot":
-                    await asyncio.sleep(self.bot_delay)
-                    if not await self._bot_move(code) and not wake.is_set():
-                        return  # another process changed the table: its runner drives it
-                    continue
-                if snap.game.deadline is not None:
-                    wait = snap.game.deadline - self.service.clock()
-                    if wait > 0:
-                        with contextlib.suppress(TimeoutError):
-                            await asyncio.wait_for(wake.wait(), wait)
-                        continue
-                    taken = await self._move(code, game.current, turn, timeout_action(game))
-                    if not taken and not wake.is_set():
-                        return  # as above: the process that changed the table drives it
-                    continue
-                if not wake.is_set():
-                    return
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: the server-side driver stopped", code)
+                except Unavailable:
+                    await self.service.store.until_up()
+                except Exception:
+                    failures += 1
+                    if failures == 1:
+                        log.exception("table %s: the server-side driver failed; retrying", code)
+                    await asyncio.sleep(min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1)))
         finally:
             if self._tasks.get(code) is asyncio.current_task():
                 del self._tasks[code]
                 self._wake.pop(code, None)
                 self._forget_bots(code)
+
+    async def _steps(self, code: str, wake: asyncio.Event) -> None:
+        """The driver's loop: returns when the table needs nothing more from this process."""
+        while True:
+            wake.clear()
+            # This process's newest snapshot: a stale one only makes a move that is refused
+            # (the change re-reads the table), and the next look is fresh.
+            snap, game = await self.service.latest(code)
+            if game is None:
+                return
+            if game.finished:
+                if snap.game.review is None:  # e.g. a game resumed after a restart
+                    self._start_review(code, snap.game.number, game)
+                if not wake.is_set():
+                    return
+                continue  # e.g. a rematch: drive the new game
+            turn = (snap.game.number, game.version)
+            if snap.seats[game.current].kind == "bot":
+                await asyncio.sleep(self.bot_delay)
+                if not await self._bot_move(code) and not wake.is_set():
+                    return  # another process changed the table: its runner drives it
+                continue
+            if snap.game.deadline is not None:
+                wait = snap.game.deadline - self.service.clock()
+                if wait > 0:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(wake.wait(), wait)
+                    continue
+                taken = await self._move(code, game.current, turn, timeout_action(game))
+                if not taken and not wake.is_set():
+                    return  # as above: the process that changed the table drives it
+                continue
+            if not wake.is_set():
+                return
 
     async def _move(
         self, code: str, seat: int, turn: tuple[int, int], action: Action, *, bot: bool = False
@@ -169,6 +188,8 @@ class Runner:
         move also when its seat was taken back meanwhile)."""
         try:
             await self.service.act_for(code, seat, turn[0], turn[1], action, bot=bot)
+        except Unavailable:  # not a refusal: the driver waits for the database
+            raise
         except TableError as e:  # somebody else changed the game first
             log.info("table %s: server move %s not taken: %s", code, action, e.message)
             return False

@@ -15,7 +15,7 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Collection
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from datetime import UTC, datetime
 from typing import Any
 
@@ -46,10 +46,13 @@ from yacht.web.service import bots, decisions
 from yacht.web.service.decisions import Context, Decide, hash_token
 from yacht.web.service.hints import HintDesk
 from yacht.web.service.lobby import checked, opening_rows
+from yacht.web.service.notices import Notices
 from yacht.web.service.presence import Presence
 from yacht.web.service.state import state_json, state_message, table_state
+from yacht.web.service.warmup import Warmup
 from yacht.web.settings import Settings
 from yacht.web.storage.changes import Change
+from yacht.web.storage.outage import Unavailable
 from yacht.web.storage.peers import PeerNotes, note
 from yacht.web.storage.snapshots import SnapshotCache, applied, decoded, resumed
 from yacht.web.storage.store import ConflictError, Store, TableSnapshot
@@ -86,6 +89,13 @@ class TableService:
         self.limits = ClientLimits()
         self._background: set[asyncio.Task[None]] = set()
         self.hints = HintDesk()
+        # What the pages are told of the database and Redis going away and coming back.
+        self.notices = Notices()
+        self.warmup = Warmup()  # the strategy tables, built as the server starts
+        store.outage.listen(lambda ok: self.notices.set("database", ok))
+        on_link = getattr(broadcaster, "on_link", None)
+        if on_link is not None:
+            on_link(lambda ok: self.notices.set("redis", ok))
         # Called after every change with the new snapshot (the runner drives bots and clocks).
         self.on_change: Callable[[str, TableSnapshot, Game | None], None] = lambda *_: None
 
@@ -236,6 +246,12 @@ class TableService:
         channel = table_channel(snap.table.code)
         await self.broadcaster.publish(channel, state_message(state), told)
         return state
+
+    async def _publish_quietly(self, code: str) -> None:
+        """:meth:`publish`, for a task nobody awaits: without the database the players see the
+        change with the next state (the store logs the outage once)."""
+        with suppress(TableError):  # Unavailable is one
+            await self.publish(code)
 
     def _noted(self, channel: str, text: str) -> None:
         """Another process's note of a move (kept until this process needs the table)."""
@@ -398,6 +414,8 @@ class TableService:
             await asyncio.sleep(self.settings.sweep_every)
             try:
                 codes = await self.expire()
+            except Unavailable:  # said once in the log by the store; the next sweep tries
+                continue
             except Exception:
                 log.exception("cleaning up expired tables failed")
                 continue
@@ -429,6 +447,6 @@ class TableService:
         """
         if not self.presence.leave(code, seats):
             return
-        task = asyncio.get_running_loop().create_task(self.publish(code))
+        task = asyncio.get_running_loop().create_task(self._publish_quietly(code))
         self._background.add(task)
         task.add_done_callback(self._background.discard)

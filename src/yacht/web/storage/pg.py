@@ -19,6 +19,15 @@ of the store) keeps psycopg.
 Every change is still one transaction committed (``synchronous_commit`` as the server has it:
 on) before anything is announced; the revision check is the same ``UPDATE ... WHERE revision =
 :seen``.
+
+A database that restarts closes every pooled connection. asyncpg replaces a connection it saw
+close, but one whose end it has not read yet is handed out and fails at its first statement; and
+while the server is down every attempt fails. So a statement that fails because the database is
+gone (:func:`~yacht.web.storage.outage.gone`) has the pool's connections all replaced and is run
+once more on a fresh one when that is safe: a read, the seats' notes, or a change that surely
+never ran (:func:`~yacht.web.storage.outage.unsent`: refused before it was sent, or ended by
+the server before its commit). Otherwise, or when the second try fails too, it raises
+:class:`~yacht.web.storage.outage.Unavailable` (a refusal: ``unavailable``, HTTP 503).
 """
 
 from __future__ import annotations
@@ -34,12 +43,17 @@ from sqlalchemy.engine import make_url
 
 from yacht.web.storage.changes import Change
 from yacht.web.storage.models import GameRow, SeatRow, TableRow, columns_of, snapshot_row
+from yacht.web.storage.outage import Unavailable, gone, unsent
 
 __all__ = ["POOL", "Direct", "conninfo"]
 
 POOL = 8
 """Connections per process for the hot path: a statement takes well under a millisecond of
 the database's time, and more connections only make PostgreSQL switch between them more."""
+
+CONNECT_TIMEOUT = 5.0
+"""Seconds a new connection may take (asyncpg's default, 60, would hold a move that long while
+the database's host does not answer)."""
 
 TABLE_COLUMNS = columns_of(TableRow)
 SEAT_COLUMNS = columns_of(SeatRow)
@@ -145,7 +159,12 @@ class Direct:
             self._loop = loop
             self._pool = asyncio.ensure_future(
                 asyncpg.create_pool(
-                    self.conninfo, min_size=0, max_size=self.size, init=_init, reset=_reset
+                    self.conninfo,
+                    min_size=0,
+                    max_size=self.size,
+                    init=_init,
+                    reset=_reset,
+                    timeout=CONNECT_TIMEOUT,
                 )
             )
         try:
@@ -155,13 +174,39 @@ class Direct:
                 self._pool = None  # the next statement tries again
             raise
 
-    async def _run(self, work: Callable[[Any], Any]) -> Any:
-        """``await work(connection)`` on a connection from the pool."""
-        pool = await self.pool()
-        start = time.perf_counter()
-        async with pool.acquire() as connection:
-            self.on_pool_wait(time.perf_counter() - start)
-            return await work(connection)
+    async def _run(
+        self, work: Callable[[Any], Any], *, again: bool | Callable[[], bool] = True
+    ) -> Any:
+        """``await work(connection)`` on a connection from the pool; when the database is gone,
+        once more on a fresh connection if ``again`` (the work may safely run twice; a callable
+        says so after the failure) or the failure shows it never ran, else
+        :class:`Unavailable`."""
+        for attempt in (1, 2):
+            pool = await self.pool()
+            start = time.perf_counter()
+            acquired = False
+            try:
+                async with pool.acquire() as connection:
+                    acquired = True
+                    self.on_pool_wait(time.perf_counter() - start)
+                    return await work(connection)
+            except Exception as e:
+                if not gone(e):
+                    raise
+                # The other idle connections went with the server: never hand them out.
+                await pool.expire_connections()
+                safe = again() if callable(again) else again
+                if attempt == 2 or not (safe or not acquired or unsent(e)):
+                    raise Unavailable() from e
+        raise AssertionError("unreachable")
+
+    async def ping(self) -> None:
+        """A real query on this pool (``SELECT 1``), as the readiness probe asks."""
+
+        async def work(connection: Any) -> None:
+            await connection.fetchval("SELECT 1")
+
+        await self._run(work)
 
     async def aclose(self) -> None:
         if self._pool is not None and self._loop is asyncio.get_running_loop():
@@ -204,9 +249,14 @@ class Direct:
             async def move(connection: Any) -> Any:
                 return await connection.fetchval(statement, seen + 1, code, seen, *params)
 
-            return None if await self._run(move) is None else seen + 1
+            # One statement commits as it ends: lost on the way, it may have committed.
+            return None if await self._run(move, again=False) is None else seen + 1
+
+        committing = False  # the transaction's statements are done: its COMMIT is under way
 
         async def work(connection: Any) -> int | None:
+            nonlocal committing
+            committing = False
             async with connection.transaction():
                 if new_game is None:
                     number = await connection.fetchval(BUMP, seen + 1, code, seen)
@@ -251,9 +301,10 @@ class Direct:
                         f"INSERT INTO games ({names}) VALUES ({holes}) RETURNING id",
                         *columns.values(),
                     )
+                committing = True
             return seen + 1
 
-        return cast(int | None, await self._run(work))
+        return cast(int | None, await self._run(work, again=lambda: not committing))
 
     async def note(self, notes: Mapping[tuple[str, int], datetime]) -> None:
         """:meth:`yacht.web.storage.store.Store.note` in one statement."""

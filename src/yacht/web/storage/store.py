@@ -13,12 +13,12 @@ import asyncio
 import importlib.util
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import (
     Connection,
@@ -44,6 +44,7 @@ from yacht.web.storage.models import (
     columns_of,
     snapshot_row,
 )
+from yacht.web.storage.outage import Outage, Unavailable, gone
 from yacht.web.storage.pg import Direct
 
 __all__ = [
@@ -58,8 +59,12 @@ __all__ = [
     "now",
 ]
 
+T = TypeVar("T")
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 POOL_SIZE = min(32, (os.cpu_count() or 1) + 4) + 2
+PROBE_EVERY = 0.5  # seconds between looks at a database that went away
+CONNECT_TIMEOUT = 5  # seconds psycopg may take to connect
 
 
 def now() -> datetime:
@@ -214,7 +219,15 @@ class Store:
         # Every worker thread of the event loop's default executor (min(32, cores + 4)) may
         # hold a connection at once: with fewer pooled, the extra ones are opened and closed
         # for each move (a new PostgreSQL backend each time). SQLite connections are cheap.
-        kwargs: dict[str, Any] = {"pool_size": POOL_SIZE, "max_overflow": POOL_SIZE}
+        # A pooled connection is checked before it is handed out (a database that restarted
+        # closed them all), and a new one waits CONNECT_TIMEOUT at most.
+        kwargs: dict[str, Any] = {
+            "pool_size": POOL_SIZE,
+            "max_overflow": POOL_SIZE,
+            "pool_pre_ping": True,
+        }
+        if url.startswith("postgresql"):
+            kwargs["connect_args"] = {"connect_timeout": CONNECT_TIMEOUT}
         if url.startswith("sqlite"):
             kwargs = {"connect_args": {"check_same_thread": False}}
         self.engine = create_engine(url, **kwargs)
@@ -227,6 +240,9 @@ class Store:
         # is installed (the [scale] extra); ``direct=False`` (``YACHT_PG_DIRECT=0``) sends it
         # through worker threads like everything else.
         self.direct: Direct | None = None
+        # Whether the database answers, as the last statement found (see outage.py).
+        self.outage = Outage("database")
+        self._probe: asyncio.Task[None] | None = None
         dialect = self.engine.dialect
         postgres = (dialect.name, dialect.driver) == ("postgresql", "psycopg")
         if direct and postgres and importlib.util.find_spec("asyncpg") is not None:
@@ -248,16 +264,78 @@ class Store:
 
     async def aclose(self) -> None:
         """Close the event loop's connections (:meth:`close` the rest)."""
+        if self._probe is not None:
+            self._probe.cancel()
+            await asyncio.gather(self._probe, return_exceptions=True)
         if self.direct is not None:
             await self.direct.aclose()
+
+    # --- the database going away (see outage.py) ------------------------------------------
+
+    async def _guard(self, work: Awaitable[T]) -> T:
+        """``await work``, its outcome told to :attr:`outage`; the database gone raises
+        :class:`~yacht.web.storage.outage.Unavailable`."""
+        try:
+            result = await work
+        except Exception as e:
+            if not gone(e):
+                raise
+            self.outage.failed(e)
+            self._look_again()
+            if isinstance(e, Unavailable):
+                raise
+            raise Unavailable() from e
+        if not self.outage.ok:
+            self.outage.succeeded()
+        return result
+
+    async def _thread(self, read: Callable[..., T], *args: Any) -> T:
+        """A read in a worker thread, once more when the database was gone (the engine has
+        replaced its connections by then: SQLAlchemy invalidates its pool on a lost one)."""
+        try:
+            return await asyncio.to_thread(read, *args)
+        except Exception as e:
+            if not gone(e):
+                raise
+        return await asyncio.to_thread(read, *args)
+
+    def _look_again(self) -> None:
+        """While the database is away, ask it every PROBE_EVERY seconds, so that the way back
+        is noticed (and told) even when nobody asks for a table."""
+        if self._probe is None or self._probe.done():
+            self._probe = asyncio.get_running_loop().create_task(self._probing())
+
+    async def _probing(self) -> None:
+        while not self.outage.ok:
+            await asyncio.sleep(PROBE_EVERY)
+            with suppress(Unavailable):
+                await self.aping()
+
+    async def aping(self) -> None:
+        """A real query on the driver the moves use (asyncpg on PostgreSQL, else SQLAlchemy);
+        raises :class:`~yacht.web.storage.outage.Unavailable` when the database is gone."""
+        if self.direct is not None:
+            await self._guard(self.direct.ping())
+        else:
+            await self._guard(self._thread(self._ping))
+
+    def _ping(self) -> None:
+        with self.engine.connect() as c:
+            c.execute(select(1))
+
+    async def until_up(self) -> None:
+        """Return once the database answers (at once while it does)."""
+        if not self.outage.ok:
+            self._look_again()
+            await self.outage.back()
 
     # --- the hot path, awaited in the event loop ----------------------------------------
 
     async def aload(self, code: str) -> TableSnapshot | None:
         """:meth:`load` without a worker thread on PostgreSQL."""
         if self.direct is None:
-            return await asyncio.to_thread(self.load, code)
-        found = await self.direct.load(code)
+            return await self._guard(self._thread(self.load, code))
+        found = await self._guard(self.direct.load(code))
         if found is None:
             return None
         table, game, seats = found
@@ -266,8 +344,8 @@ class Store:
     async def achange(self, code: str, seen: int, change: Change) -> int:
         """:meth:`change` without a worker thread on PostgreSQL."""
         if self.direct is None:
-            return await asyncio.to_thread(self.change, code, seen, change)
-        revision = await self.direct.change(code, seen, change, when=now())
+            return await self._guard(asyncio.to_thread(self.change, code, seen, change))
+        revision = await self._guard(self.direct.change(code, seen, change, when=now()))
         if revision is None:
             raise ConflictError(f"table {code} changed since revision {seen}")
         return revision
@@ -277,36 +355,36 @@ class Store:
         if not notes:
             return
         if self.direct is None:
-            await asyncio.to_thread(self.note, notes)
+            await self._guard(self._thread(self.note, notes))
         else:
-            await self.direct.note(notes)
+            await self._guard(self.direct.note(notes))
 
     # The rest of the API, awaited: each runs in a worker thread here, so no caller hops
-    # threads itself.
+    # threads itself. Reads are tried twice when the database was gone; writes once.
 
     async def agame(self, game_id: int) -> tuple[GameRow, TableRow] | None:
-        return await asyncio.to_thread(self.game, game_id)
+        return await self._guard(self._thread(self.game, game_id))
 
     async def agames(self, status: str, limit: int, offset: int = 0) -> list[GameRow]:
-        return await asyncio.to_thread(self.games, status, limit, offset)
+        return await self._guard(self._thread(self.games, status, limit, offset))
 
     async def awaiting_tables(self, limit: int) -> list[TableSnapshot]:
-        return await asyncio.to_thread(self.waiting_tables, limit)
+        return await self._guard(self._thread(self.waiting_tables, limit))
 
     async def aactive_codes(self) -> list[str]:
-        return await asyncio.to_thread(self.active_codes)
+        return await self._guard(self._thread(self.active_codes))
 
     async def acreate(self, table: TableRow, seats: list[SeatRow], game: GameRow) -> None:
-        await asyncio.to_thread(self.create, table, seats, game)
+        await self._guard(asyncio.to_thread(self.create, table, seats, game))
 
     async def aseen(self, code: str) -> dict[int, datetime | None]:
-        return await asyncio.to_thread(self.seen, code)
+        return await self._guard(self._thread(self.seen, code))
 
     async def awaiting_count(self, creator: str | None = None) -> int:
-        return await asyncio.to_thread(self.waiting_count, creator)
+        return await self._guard(self._thread(self.waiting_count, creator))
 
     async def aexpire(self, waiting_before: datetime, idle_before: datetime) -> list[str]:
-        return await asyncio.to_thread(self.expire, waiting_before, idle_before)
+        return await self._guard(asyncio.to_thread(self.expire, waiting_before, idle_before))
 
     @contextmanager
     def _session(self) -> Iterator[Session]:

@@ -43,6 +43,7 @@ const ERRORS = {
   not_found: () => t("There is no table with this code."),
   busy: () => t("The server is busy; try again."),
   rate_limited: () => t("Too many requests; wait a moment and try again."),
+  unavailable: () => t("The server lost its database; try again in a moment."),
 };
 
 // An error from the server (its code and English message) in the reader's language. The

@@ -48,12 +48,24 @@ function hello() {
 }
 
 let online = false;
+// What the server said it lacks (its `notice` messages): a lost database refuses moves, a lost
+// Redis delays the moves made through the server's other processes. A new socket starts clean:
+// the server repeats whatever is still missing.
+const lacking = { database: false, redis: false };
 
 function setConnection(live) {
   online = live;
+  if (live) lacking.database = lacking.redis = false;
+  showConnection();
+}
+
+function showConnection() {
   const el = $("#conn");
-  el.textContent = online ? t("Live") : t("Reconnecting…");
-  el.className = `conn ${online ? "online" : "offline"}`;
+  let text = online ? t("Live") : t("Reconnecting…");
+  if (lacking.database) text = t("The server lost its database, retrying…");
+  else if (online && lacking.redis) text = t("Live; moves from other players are delayed");
+  el.textContent = text;
+  el.className = `conn ${online && !lacking.database ? "online" : "offline"}`;
 }
 
 function receive(message) {
@@ -84,6 +96,9 @@ function receive(message) {
     // An answer for a position that has moved on is dropped (the new one's is on its way).
     if (S.table && message.version === S.table.game.version) S.hint = message;
     renderHints();
+  } else if (message.type === "notice") {
+    lacking[message.kind] = !message.ok;
+    showConnection();
   } else if (message.type === "error") {
     if (S.hintAsked?.ref === message.ref) S.hintAsked = null;
     S.waiting = null;
@@ -285,7 +300,7 @@ async function main() {
   S.rematch = rematch;
   const drawSound = setupSound($("#sound"));
   await setupLanguages($("#lang"), () => {
-    setConnection(online);
+    showConnection();
     drawSound();
     render(S.table);
   });
