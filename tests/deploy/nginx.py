@@ -52,8 +52,8 @@ def render(upstreams: tuple[int, int], https: int, http: int, cert: Path, key: P
         "server 127.0.0.1:8002 ": f"server 127.0.0.1:{upstreams[1]} ",
         "listen 443 ssl": f"listen 127.0.0.1:{https} ssl",
         "listen 80;": f"listen 127.0.0.1:{http};",
-        "/etc/letsencrypt/live/yacht.example.org/fullchain.pem": str(cert),
-        "/etc/letsencrypt/live/yacht.example.org/privkey.pem": str(key),
+        "/etc/letsencrypt/live/games.example.org/fullchain.pem": str(cert),
+        "/etc/letsencrypt/live/games.example.org/privkey.pem": str(key),
     }
     for old, new in changes.items():
         assert text.count(old) == 1, f"deploy/nginx/yacht.conf no longer has {old!r} once"
