@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Callable, Collection
 from datetime import UTC, datetime
 
+from yacht.web.storage.outage import Unavailable
 from yacht.web.storage.store import Store
 
 __all__ = ["BATCH", "GRACE", "REFRESH", "Presence"]
@@ -105,6 +106,8 @@ class Presence:
             notes, self._pending = self._pending, {}
             try:
                 await self.store.anote(notes)
+            except Unavailable:  # the store said so in the log, once per outage
+                pass
             except Exception:  # a missed note only shortens someone's grace period
                 log.exception("could not note %d seats as seen", len(notes))
 

@@ -69,9 +69,12 @@ def gone(error: BaseException) -> bool:
     module = kind.__module__
     if module.startswith("asyncpg"):
         # ConnectionDoesNotExistError has no SQLSTATE of its own; an InterfaceError names
-        # a closed connection or pool
-        return kind.__name__ == "ConnectionDoesNotExistError" or (
-            kind.__name__ == "InterfaceError" and "closed" in str(error)
+        # a closed connection or pool; an InternalClientError "another operation is in
+        # progress" is a connection the server ended while it sat idle in the pool
+        return (
+            kind.__name__ == "ConnectionDoesNotExistError"
+            or (kind.__name__ == "InterfaceError" and "closed" in str(error))
+            or _stuck(error)
         )
     if module.startswith("sqlalchemy"):
         if getattr(error, "connection_invalidated", False):
@@ -92,7 +95,15 @@ def unsent(error: BaseException) -> bool:
     if state is not None:
         return state.startswith("57P") or state in ("08001", "08004")
     kind = type(error)
-    return kind.__name__ == "InterfaceError" and "connection is closed" in str(error)
+    return (kind.__name__ == "InterfaceError" and "connection is closed" in str(error)) or _stuck(
+        error
+    )
+
+
+def _stuck(error: BaseException) -> bool:
+    """asyncpg refusing to start a statement on a connection still busy with a failed one
+    (nothing was sent)."""
+    return type(error).__name__ == "InternalClientError" and "in progress" in str(error)
 
 
 class Outage:
