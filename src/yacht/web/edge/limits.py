@@ -21,6 +21,7 @@ them.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import time
@@ -51,7 +52,9 @@ __all__ = [
     "MessageLimits",
     "Quota",
     "RateLimit",
+    "address_key",
     "client_key",
+    "is_loopback",
     "receive_text",
 ]
 
@@ -140,9 +143,10 @@ QUOTAS: dict[str, Quota] = {
     "action": Quota(burst=60, every=0.1),  # REST in-game requests (roll, hold, score...)
 }
 LOCAL = frozenset({"127.0.0.1", "::1"})
-"""Clients on the server's own machine: its operator (load tests, health checks, a proxy that
-sets no X-Forwarded-For), to whom the per-client limits do not apply. Behind a reverse proxy,
-the proxy must send X-Forwarded-For, or every client looks local."""
+"""Clients on the server's own machine: its operator (load tests, health checks), to whom the
+per-client limits do not apply (:func:`client_key` says None for them: the same rule for both
+addresses, and only on a request no proxy relayed). Behind a reverse proxy, the proxy must
+send X-Forwarded-For, or every client looks local."""
 
 
 class ClientLimits:
@@ -169,7 +173,7 @@ class ClientLimits:
     """
 
     def __init__(
-        self, quotas: Mapping[str, Quota] | None = None, exempt: frozenset[str] = LOCAL
+        self, quotas: Mapping[str, Quota] | None = None, exempt: frozenset[str] = frozenset()
     ) -> None:
         self.exempt = exempt
         self.quotas = dict(quotas or QUOTAS)
@@ -268,11 +272,72 @@ class Connections:
             self.shared.give_slot(client)
 
 
+RELAYED = frozenset({b"x-forwarded-for", b"forwarded"})
+"""Headers a reverse proxy sets: a request that carries one came through a proxy."""
+
+
+def address_key(address: str) -> str:
+    """The client an address belongs to: an IPv4 address as it is, an IPv6 address by its
+    /64 (one ordinary host, or one household's router, is given a whole /64 to take addresses
+    from: counted by full address, it could open a new "client" for every request); anything
+    else (a test client's name, a Unix socket) as it is.
+
+    >>> address_key("203.0.113.7"), address_key("2001:db8:1:2:aaaa::9")
+    ('203.0.113.7', '2001:db8:1:2::/64')
+    >>> address_key("::ffff:203.0.113.7"), address_key("::1"), address_key("testclient")
+    ('203.0.113.7', '::1', 'testclient')
+    """
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        if not ip.is_loopback:
+            return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def is_loopback(address: str) -> bool:
+    """127.0.0.0/8, ::1 or ::ffff:127.x: the server's own machine.
+
+    >>> [is_loopback(a) for a in ("127.0.0.1", "::1", "::ffff:127.0.0.1", "10.0.0.1", "x")]
+    [True, True, True, False, False]
+    """
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
 def client_key(scope: Scope) -> str | None:
-    """Who a request comes from, for the per-client limits: its address (set from
-    X-Forwarded-For by ``yacht serve`` only behind a proxy it trusts)."""
+    """Who a request comes from, for the per-client limits (None: nobody to limit).
+
+    The address is the scope's client: the connection's own, or the X-Forwarded-For address
+    when ``yacht serve`` trusts the connection as a proxy (``$FORWARDED_ALLOW_IPS``). The
+    server's own machine, 127.0.0.1 and ::1 alike, is not limited, but only on a request no
+    proxy relayed (no X-Forwarded-For or Forwarded header): behind a proxy on the same
+    machine every visitor comes from a loopback address, and a visitor whose header named one
+    would otherwise be exempt. IPv6 addresses count by their /64 (:func:`address_key`).
+
+    >>> client_key({"client": ("::1", 5000), "headers": []}) is None
+    True
+    >>> client_key({"client": ("::1", 5000), "headers": [(b"x-forwarded-for", b"::1")]})
+    '::1'
+    >>> client_key({"client": ("2001:db8::7", 5000), "headers": []})
+    '2001:db8::/64'
+    """
     client = scope.get("client")
-    return str(client[0]) if client else None
+    if not client:
+        return None
+    address = str(client[0])
+    if is_loopback(address) and not any(k in RELAYED for k, _ in scope.get("headers", ())):
+        return None
+    return address_key(address)
 
 
 class MessageLimits:

@@ -6,10 +6,11 @@
   closed. An idle keep-alive connection is closed after :data:`KEEP_ALIVE` seconds.
 - One client (address) may hold :data:`MAX_CONNECTIONS` connections at once, HTTP and
   WebSocket together; one more is answered 429 and closed (a WebSocket: refused at the
-  handshake with 403). The addresses uvicorn trusts as proxies (``--forwarded-allow-ips``,
-  ``$FORWARDED_ALLOW_IPS``, by default 127.0.0.1) are not capped as one client: every
-  client of a reverse proxy comes from its address (cap connections in the proxy then);
-  their WebSockets are still capped per client, by the X-Forwarded-For address.
+  handshake with 403); an IPv6 client is its /64. The addresses trusted as proxies
+  (``$FORWARDED_ALLOW_IPS``: addresses or networks, by default 127.0.0.1 and ::1 alike, the
+  one list both uvicorn and this guard read) are not capped as one client: every client of
+  a reverse proxy comes from its address (cap connections in the proxy then); their
+  WebSockets are still capped per client, by the X-Forwarded-For address.
 
 These are the figures of docs/web/limits.md; :func:`serve_options` hands them to
 ``uvicorn.run``, and refuses to start the server when they cannot be applied.
@@ -18,6 +19,7 @@ These are the figures of docs/web/limits.md; :func:`serve_options` hands them to
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import math
@@ -25,7 +27,7 @@ import os
 from collections.abc import Collection, MutableMapping
 from typing import Any
 
-from yacht.web.edge.limits import Connections
+from yacht.web.edge.limits import Connections, address_key
 
 __all__ = [
     "BODY_TIMEOUT",
@@ -33,6 +35,8 @@ __all__ = [
     "KEEP_ALIVE",
     "MAX_CONNECTIONS",
     "OPEN",
+    "TRUSTED",
+    "Trusted",
     "UnguardedError",
     "guarded_protocol",
     "peer_address",
@@ -51,6 +55,44 @@ MAX_CONNECTIONS = 32  # connections one client may hold at once (HTTP and WebSoc
 OPEN = Connections(MAX_CONNECTIONS)
 """Open connections per client address (HTTP and WebSocket), shared through Redis when the
 server has it (:meth:`yacht.web.edge.limits.Connections.take`)."""
+
+
+TRUSTED = "127.0.0.1,::1"
+"""The proxies trusted to set X-Forwarded-For when ``$FORWARDED_ALLOW_IPS`` is not set."""
+
+
+class Trusted:
+    """The addresses trusted as reverse proxies, as uvicorn reads them: a comma-separated
+    list of addresses and networks, ``*`` for any.
+
+    >>> trusted = Trusted("127.0.0.1, ::1, 10.1.0.0/16")
+    >>> ["10.1.2.3" in trusted, "::1" in trusted, "10.2.0.1" in trusted, "x" in trusted]
+    [True, True, False, False]
+    >>> "203.0.113.9" in Trusted("*")
+    True
+    """
+
+    def __init__(self, listed: str | Collection[str]) -> None:
+        items = listed.split(",") if isinstance(listed, str) else listed
+        self.names = {item.strip() for item in items if item.strip()}
+        self.everyone = "*" in self.names
+        self.networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+        for name in self.names:
+            try:
+                self.networks.append(ipaddress.ip_network(name, strict=False))
+            except ValueError:
+                continue  # a host name or a Unix socket: matched as written
+
+    def __contains__(self, address: object) -> bool:
+        if not isinstance(address, str):
+            return False
+        if self.everyone or address in self.names:
+            return True
+        try:
+            ip = ipaddress.ip_address(address.split("%")[0])
+        except ValueError:
+            return False
+        return any(ip in network for network in self.networks)
 
 
 PEER = "yacht.peer"
@@ -85,10 +127,12 @@ def guarded_protocol(
     header_timeout: float = HEADER_TIMEOUT,
     body_timeout: float = BODY_TIMEOUT,
     max_connections: int = MAX_CONNECTIONS,
-    proxies: Collection[str] = (),
+    proxies: Collection[str] | Trusted = (),
 ) -> type[Any]:
     """uvicorn's httptools protocol with the timeouts and the per-client cap above."""
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    trusted = proxies if isinstance(proxies, Trusted) else Trusted(proxies)
 
     class GuardedProtocol(HttpToolsProtocol):
         _timer: asyncio.TimerHandle | None = None
@@ -96,8 +140,9 @@ def guarded_protocol(
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            key = self.client[0] if self.client else None
-            if key in proxies or "*" in proxies:
+            address = self.client[0] if self.client else None
+            key = None if address is None else address_key(address)
+            if address is None or address in trusted:
                 key = None  # a proxy's clients are told apart by X-Forwarded-For
             if key is None:
                 self._arm(header_timeout, "headers")
@@ -216,9 +261,12 @@ def serve_options() -> dict[str, Any]:
             "this uvicorn's httptools protocol lacks " + ", ".join(missing) + ": the slow-client "
             "timeouts and the connection cap cannot be applied; install a supported uvicorn"
         )
-    trusted = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
-    proxies = {a.strip() for a in trusted.split(",")}
-    return {"timeout_keep_alive": KEEP_ALIVE, "http": guarded_protocol(proxies=proxies)}
+    trusted = os.environ.get("FORWARDED_ALLOW_IPS", TRUSTED)
+    return {
+        "timeout_keep_alive": KEEP_ALIVE,
+        "http": guarded_protocol(proxies=Trusted(trusted)),
+        "forwarded_allow_ips": trusted,  # uvicorn trusts the same proxies as the guard
+    }
 
 
 def serve(app: Any, grace: float, **options: Any) -> int:
