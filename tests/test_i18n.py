@@ -19,15 +19,24 @@ from yacht.rules import CATEGORIES
 
 PACKAGE = Path(yacht.__file__).parent
 LOCALE = PACKAGE / "locale"
-# The files whose text belongs to the `yacht` domain (the TUI and web faces have their own).
-# Every module of the command line but cli/tui.py, which prints the terminal game's texts.
+# The files whose text belongs to the `yacht` domain (the TUI and web faces have their own):
+# the core, the library's errors (the error classes' templates), and every module of the
+# command line but cli/tui.py, which prints the terminal game's texts.
 CORE_FILES = [
+    "errors.py",
     "rules.py",
     "scorers.py",
     "dice.py",
+    "fields.py",
     "actions.py",
+    "start.py",
+    "game_json.py",
     "game.py",
+    "review.py",
     "i18n.py",
+    "strategy/errors.py",
+    "bots/base.py",
+    "web/service/fairness.py",
     *sorted(
         str(p.relative_to(PACKAGE)) for p in (PACKAGE / "cli").glob("*.py") if p.name != "tui.py"
     ),

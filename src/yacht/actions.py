@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from yacht.errors import N_, Message, Term, YachtError
 from yacht.rules import Category, RulesError
 
 __all__ = [
@@ -42,15 +43,45 @@ __all__ = [
 ]
 
 
-class GameError(ValueError):
-    """Base of every error an action can raise. The game is left exactly as it was."""
+class GameError(YachtError, ValueError):
+    """Base of every error an action can raise. The game is left exactly as it was.
+
+    ``action`` in a template is what the player asked for (see :meth:`Action.words`),
+    ``state`` the game in a few words (:meth:`yacht.game.Game.situation`)."""
 
 
-class InvalidActionError(GameError):
+class InvalidActionError(
+    GameError,
+    messages={
+        "action_not_text": N_("invalid action: {text!r} (expected text)"),
+        "action_empty": N_("invalid action: {text!r} (try {roll}, {hold} 1 3, {score} {fives})"),
+        "action_positions": N_("invalid action: {text!r} (dice positions are 1 to 5)"),
+        "action_position_repeated": N_(
+            "invalid action: {text!r} (position {position} is repeated)"
+        ),
+        "action_category": N_("invalid action: {text!r} ({reason})"),
+        "action_unknown": N_(
+            "invalid action: {text!r} (try {roll}, {hold} 1 3, {score} {fives}, {undo})"
+        ),
+        "hold_positions": N_("invalid hold: {positions!r} (dice positions are 1 to 5)"),
+        "hold_repeated": N_("invalid hold: {positions!r} (a position is repeated)"),
+        "score_not_category": N_("invalid score: {category} is not a Category"),
+        "keep_not_in_dice": N_("cannot keep {keep!r} from dice {dice!r}"),
+        "action_in_state": N_("{reason} ({state})"),
+        "not_an_action": N_("invalid action: {action!r} (expected an action or its text; {state})"),
+        "dice_without_roll": N_("cannot {action} with dice {dice!r}: only a roll shows dice"),
+    },
+):
     """The action cannot be parsed or is malformed (wrong words, positions, types)."""
 
 
-class InvalidRollError(InvalidActionError):
+class InvalidRollError(
+    InvalidActionError,
+    messages={
+        "roll_invalid_dice": N_("cannot roll {dice!r}: {reason} ({state})"),
+        "roll_changes_held": N_("cannot roll {dice!r}: it changes held dice ({state})"),
+    },
+):
     """A given roll the dice cannot show: not five faces from 1 to 6, or a held die changed."""
 
 
@@ -58,33 +89,92 @@ class IllegalActionError(GameError):
     """A well-formed action that the rules do not allow now."""
 
 
-class NoRollsLeftError(IllegalActionError):
+class NoRollsLeftError(
+    IllegalActionError,
+    messages={"no_rolls_left": N_("cannot {action}: no rolls left, score a category ({state})")},
+):
     """A fourth roll, or holding dice when no roll is left to use them."""
 
 
-class NotRolledError(IllegalActionError):
+class NotRolledError(
+    IllegalActionError, messages={"not_rolled": N_("cannot {action}: roll first ({state})")}
+):
     """Scoring or holding before the turn's first roll."""
 
 
-class CategoryFilledError(IllegalActionError):
+class CategoryFilledError(
+    IllegalActionError,
+    messages={
+        "category_filled": N_(
+            "cannot {action}: {category} is already filled with {points} ({state})"
+        )
+    },
+):
     """Scoring in a category that is already filled (a zero included)."""
 
 
-class GameOverError(IllegalActionError):
+class GameOverError(
+    IllegalActionError,
+    messages={
+        "game_over": N_("cannot {action}: {state}"),
+        "bot_game_over": N_("{bot} bot cannot play a turn: the game is over"),
+    },
+):
     """Any action after the game has ended."""
 
 
-class NotYourTurnError(IllegalActionError):
+class NotYourTurnError(
+    IllegalActionError,
+    messages={
+        "not_your_turn": N_("cannot {action} for player {player!r}: it is {state}"),
+        "undo_not_yours": N_(
+            "cannot {action} for player {player!r}: only {name} can take back their "
+            "{category} ({state})"
+        ),
+    },
+):
     """An action on behalf of a player whose turn it is not."""
 
 
-class UndoNotAllowedError(IllegalActionError):
+class UndoNotAllowedError(
+    IllegalActionError,
+    messages={
+        "undo_off": N_("cannot {action}: the undo house rule is off ({state})"),
+        "undo_nothing_scored": N_("cannot {action}: nothing has been scored yet ({state})"),
+        "undo_already": N_("cannot {action}: the last scoring was already taken back ({state})"),
+        "undo_after_roll": N_(
+            "cannot {action}: {name} has rolled since the last scoring ({state})"
+        ),
+    },
+):
     """Undo when the house rule is off, or there is no scoring to take back."""
+
+
+def _commands() -> dict[str, object]:
+    """The commands an error suggests, each translated as the plain game's command."""
+    words = {verb: Term("command", verb) for verb in ("roll", "hold", "score", "undo")}
+    return {**words, "fives": Category.FIVES}
 
 
 @dataclass(frozen=True)
 class Action:
     """Base of the action values. Use :meth:`parse` to read the text form."""
+
+    def words(self) -> Message:
+        """The action quoted as a person types it, for an error: ``'score fives'`` in English;
+        :func:`yacht.i18n.error_text` shows the command and the category in the face's language.
+
+        >>> str(Action.parse("score fives").words()), str(Action.parse("hold 1 3").words())
+        ("'score fives'", "'hold 1 3'")
+        """
+        verb, _, rest = str(self).partition(" ")
+        if isinstance(self, Score):
+            return Message(
+                "'{verb} {category}'", verb=Term("command", verb), category=self.category
+            )
+        if rest:
+            return Message("'{verb} {rest}'", verb=Term("command", verb), rest=rest)
+        return Message("'{verb}'", verb=Term("command", verb))
 
     @staticmethod
     def parse(text: str) -> Action:
@@ -101,10 +191,10 @@ class Action:
         yacht.actions.InvalidActionError: invalid action: 'hold 2 2' (position 2 is repeated)
         """
         if not isinstance(text, str):
-            raise InvalidActionError(f"invalid action: {text!r} (expected text)")
+            raise InvalidActionError("action_not_text", text=text)
         words = text.strip().lower().split()
         if not words:
-            raise InvalidActionError(f"invalid action: {text!r} (try roll, hold 1 3, score fives)")
+            raise InvalidActionError("action_empty", text=text, **_commands())
         verb, args = words[0], words[1:]
         if verb == "roll" and not args:
             return Roll()
@@ -113,22 +203,18 @@ class Action:
         if verb == "hold":
             args = " ".join(args).replace(",", " ").split()
             if not all(a.isascii() and a.isdigit() and 1 <= int(a) <= 5 for a in args):
-                raise InvalidActionError(
-                    f"invalid action: {text!r} (dice positions are 1 to 5)"
-                ) from None
+                raise InvalidActionError("action_positions", text=text) from None
             positions = [int(a) for a in args]
             for p in positions:
                 if positions.count(p) > 1:
-                    raise InvalidActionError(f"invalid action: {text!r} (position {p} is repeated)")
+                    raise InvalidActionError("action_position_repeated", text=text, position=p)
             return Hold(tuple(positions))
         if verb == "score" and args:
             try:
                 return Score(Category.parse("_".join(args)))
             except RulesError as e:
-                raise InvalidActionError(f"invalid action: {text!r} ({e})") from None
-        raise InvalidActionError(
-            f"invalid action: {text!r} (try roll, hold 1 3, score fives, undo)"
-        )
+                raise InvalidActionError("action_category", text=text, reason=e) from None
+        raise InvalidActionError("action_unknown", text=text, **_commands())
 
 
 @dataclass(frozen=True)
@@ -150,9 +236,9 @@ class Hold(Action):
         if not isinstance(ps, tuple) or not all(
             isinstance(p, int) and not isinstance(p, bool) and 1 <= p <= 5 for p in ps
         ):
-            raise InvalidActionError(f"invalid hold: {ps!r} (dice positions are 1 to 5)")
+            raise InvalidActionError("hold_positions", positions=ps)
         if len(set(ps)) != len(ps):
-            raise InvalidActionError(f"invalid hold: {ps!r} (a position is repeated)")
+            raise InvalidActionError("hold_repeated", positions=ps)
         object.__setattr__(self, "positions", tuple(sorted(ps)))
 
     def __str__(self) -> str:
@@ -167,7 +253,7 @@ class Score(Action):
 
     def __post_init__(self) -> None:
         if not isinstance(self.category, Category):
-            raise InvalidActionError(f"invalid score: {self.category!r} is not a Category")
+            raise InvalidActionError("score_not_category", category=repr(self.category))
 
     def __str__(self) -> str:
         return f"score {self.category.value}"
@@ -198,5 +284,5 @@ def hold_for_keep(dice: Sequence[int], keep: Iterable[int]) -> Hold:
             want[face] -= 1
             positions.append(i)
     if +want:
-        raise InvalidActionError(f"cannot keep {sorted(keep)!r} from dice {list(dice)!r}")
+        raise InvalidActionError("keep_not_in_dice", keep=sorted(keep), dice=list(dice))
     return Hold(tuple(positions))

@@ -27,7 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Protocol
 
-from yacht.fields import is_int, is_kind, kind_name
+from yacht.errors import N_, YachtError
+from yacht.fields import is_int, is_kind, kind_message
 
 __all__ = [
     "KEEPS",
@@ -98,8 +99,30 @@ def sub_keeps(roll: Sequence[int]) -> list[Multiset]:
     return sorted(seen, key=lambda k: (len(k), k))
 
 
-class DiceExhaustedError(RuntimeError):
+class DiceExhaustedError(
+    YachtError,
+    RuntimeError,
+    messages={
+        "exhausted": N_("scripted dice exhausted: {n} needed at position {position} of {size}")
+    },
+):
     """A scripted dice source ran out of faces."""
+
+
+class DiceSourceError(
+    YachtError,
+    ValueError,
+    messages={
+        "scripted_faces": N_("scripted faces must be 1..6, got {faces!r}"),
+        "scripted_position": N_("scripted position {position!r} is outside 0..{size}"),
+        "description_field": N_("bad dice source description: {desc!r} ({key}: need {kind})"),
+        "description_not_object": N_("bad dice source description: {desc!r} (need a JSON object)"),
+        "description_drawn": N_("bad dice source description: {desc!r} (drawn: 0 to {most})"),
+        "description_scripted": N_("bad dice source description: {reason}"),
+        "description_unknown": N_("unknown dice source description: {desc!r}"),
+    },
+):
+    """Scripted faces or a saved dice source that cannot be dice."""
 
 
 class DiceSource(Protocol):
@@ -143,17 +166,14 @@ class ScriptedDice:
         self.faces = list(faces)
         bad = [f for f in self.faces if not (is_int(f) and 1 <= f <= 6)]
         if bad:
-            raise ValueError(f"scripted faces must be 1..6, got {bad[:5]!r}")
+            raise DiceSourceError("scripted_faces", faces=bad[:5])
         if not (is_int(position) and 0 <= position <= len(self.faces)):
-            raise ValueError(f"scripted position {position!r} is outside 0..{len(self.faces)}")
+            raise DiceSourceError("scripted_position", position=position, size=len(self.faces))
         self.position = position
 
     def roll(self, n: int) -> list[int]:
         if self.position + n > len(self.faces):
-            raise DiceExhaustedError(
-                f"scripted dice exhausted: {n} needed at position {self.position} "
-                f"of {len(self.faces)}"
-            )
+            raise DiceExhaustedError("exhausted", n=n, position=self.position, size=len(self.faces))
         out = self.faces[self.position : self.position + n]
         self.position += n
         return out
@@ -228,27 +248,25 @@ def dice_from_description(desc: Mapping[str, Any]) -> DiceSource:
     >>> again = dice_from_description(src.describe())
     >>> again.roll(5) == src.roll(5)
     True
-    >>> dice_from_description({"kind": "random", "seed": "7"})
+    >>> dice_from_description({"kind": "random", "seed": "7"})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: bad dice source description: {'kind': 'random', 'seed': '7'} (seed: need an integer)
+    yacht.dice.DiceSourceError: bad dice source description: {...} (seed: need an integer)
     """
 
     def field(key: str, kind: type, default: Any = None) -> Any:
         value = desc.get(key, default)
         if not is_kind(value, kind):
-            raise ValueError(
-                f"bad dice source description: {desc!r} ({key}: need {kind_name(kind)})"
-            )
+            raise DiceSourceError("description_field", desc=desc, key=key, kind=kind_message(kind))
         return value
 
     if not isinstance(desc, Mapping):
-        raise ValueError(f"bad dice source description: {desc!r} (need a JSON object)")
+        raise DiceSourceError("description_not_object", desc=desc)
     kind = desc.get("kind")
     if kind in ("random", "fair"):
         drawn = field("drawn", int, 0)
         if not 0 <= drawn <= MAX_DRAWN:
-            raise ValueError(f"bad dice source description: {desc!r} (drawn: 0 to {MAX_DRAWN})")
+            raise DiceSourceError("description_drawn", desc=desc, most=MAX_DRAWN)
         if kind == "random":
             return RandomDice(field("seed", int), drawn=drawn)
         return FairDice(field("server_seed", str), field("client_seed", str, ""), drawn)
@@ -256,5 +274,5 @@ def dice_from_description(desc: Mapping[str, Any]) -> DiceSource:
         try:
             return ScriptedDice(field("faces", list), position=field("position", int, 0))
         except ValueError as e:
-            raise ValueError(f"bad dice source description: {e}") from None
-    raise ValueError(f"unknown dice source description: {desc!r}")
+            raise DiceSourceError("description_scripted", reason=e) from None
+    raise DiceSourceError("description_unknown", desc=desc)

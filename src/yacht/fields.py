@@ -8,7 +8,7 @@ must be an integer accepts ``3`` but neither ``3.0``, ``"3"`` nor ``true``.
 >>> field({"seed": True}, "seed", int)
 Traceback (most recent call last):
 ...
-ValueError: 'seed' must be an integer, got True
+yacht.fields.FieldError: 'seed' must be an integer, got True
 >>> field({}, "drawn", int, 0)
 0
 """
@@ -18,18 +18,32 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["REQUIRED", "field", "is_int", "is_kind", "kind_name"]
+from yacht.errors import N_, Message, YachtError
+
+__all__ = ["REQUIRED", "FieldError", "field", "is_int", "is_kind", "kind_message", "kind_name"]
 
 REQUIRED: Any = object()
 """The default of :func:`field` for a key that must be present."""
 
 _KIND_NAMES: dict[type, str] = {
-    int: "an integer",
-    str: "a string",
-    list: "a list",
-    bool: "true or false",
-    Mapping: "an object",
+    int: N_("an integer"),
+    str: N_("a string"),
+    list: N_("a list"),
+    bool: N_("true or false"),
+    Mapping: N_("an object"),
 }
+
+
+class FieldError(
+    YachtError,
+    ValueError,
+    messages={
+        "not_an_object": N_("expected an object, got {data!r}"),
+        "missing": N_("missing {key!r}"),
+        "wrong_kind": N_("{key!r} must be {kind}, got {value!r}"),
+    },
+):
+    """A field of saved data is missing or of the wrong kind."""
 
 
 def is_int(value: object) -> bool:
@@ -47,15 +61,20 @@ def kind_name(kind: type) -> str:
     return _KIND_NAMES.get(kind, kind.__name__)
 
 
+def kind_message(kind: type) -> Message:
+    """:func:`kind_name` as a message a face shows in its language."""
+    return Message(kind_name(kind))
+
+
 def field(data: Mapping[str, Any], key: str, kind: type, default: Any = REQUIRED) -> Any:
     """``data[key]`` checked to be a ``kind``; ``default`` when missing, unless required."""
     if not isinstance(data, Mapping):
-        raise ValueError(f"expected an object, got {data!r}")
+        raise FieldError("not_an_object", data=data)
     if key not in data:
         if default is REQUIRED:
-            raise ValueError(f"missing {key!r}")
+            raise FieldError("missing", key=key)
         return default
     value = data[key]
     if not is_kind(value, kind):
-        raise ValueError(f"{key!r} must be {kind_name(kind)}, got {value!r}")
+        raise FieldError("wrong_kind", key=key, kind=kind_message(kind), value=value)
     return value

@@ -52,6 +52,7 @@ from yacht.actions import (
     UndoNotAllowedError,
 )
 from yacht.dice import DiceSource, RandomDice, outcomes
+from yacht.errors import N_, Message
 from yacht.game_json import FORMAT_VERSION, GameFactory, game_from_json, game_to_json
 from yacht.rules import (
     CATEGORIES,
@@ -62,7 +63,7 @@ from yacht.rules import (
     rules_by_name,
     validate_dice,
 )
-from yacht.start import START_RULES, choose_first, replay_start
+from yacht.start import START_RULES, SetupError, choose_first, replay_start
 
 __all__ = [
     "FORMAT_VERSION",
@@ -164,9 +165,9 @@ class Game:
         if not 1 <= len(names) <= MAX_PLAYERS or not all(
             isinstance(n, str) and n.strip() for n in names
         ):
-            raise ValueError(f"a game needs 1 to {MAX_PLAYERS} named players, got {names!r}")
+            raise SetupError("players", most=MAX_PLAYERS, names=names)
         if start not in START_RULES:
-            raise ValueError(f"unknown start rule {start!r} (use one of {', '.join(START_RULES)})")
+            raise SetupError("start_rule", rule=start, rules=", ".join(START_RULES))
         self.rules = rules_by_name(rules)
         self.players: tuple[str, ...] = tuple(n.strip() for n in names)
         self.dice_source: DiceSource = dice if dice is not None else RandomDice()
@@ -274,15 +275,33 @@ class Game:
         >>> Game(["Ann"]).describe()
         "Ann's turn, round 1, before the first roll"
         """
+        return str(self.situation())
+
+    def situation(self) -> Message:
+        """:meth:`describe` as a message a face shows in its language."""
         if self.finished:
             names = ", ".join(self.players[i] for i in self.winners())
-            return f"the game is over: won by {names} with {max(self.totals)}"
-        where = f"{self.current_name}'s turn, round {self.round}"
+            return Message(
+                N_("the game is over: won by {names} with {points}"),
+                names=names,
+                points=max(self.totals),
+            )
+        where = {"name": self.current_name, "round": self.round}
         if self._dice is None:
-            return f"{where}, before the first roll"
+            return Message(N_("{name}'s turn, round {round}, before the first roll"), **where)
         dice = " ".join(map(str, self._dice))
-        held = " ".join(map(str, sorted(self._held))) or "none"
-        return f"{where}, roll {self._rolls} of {MAX_ROLLS}, dice {dice}, held {held}"
+        roll = {**where, "roll": self._rolls, "rolls": MAX_ROLLS, "dice": dice}
+        if not self._held:
+            return Message(
+                N_("{name}'s turn, round {round}, roll {roll} of {rolls}, dice {dice}, held none"),
+                **roll,
+            )
+        held = " ".join(map(str, sorted(self._held)))
+        return Message(
+            N_("{name}'s turn, round {round}, roll {roll} of {rolls}, dice {dice}, held {held}"),
+            **roll,
+            held=held,
+        )
 
     def __repr__(self) -> str:
         return (
@@ -337,35 +356,35 @@ class Game:
             try:
                 act = Action.parse(action)
             except InvalidActionError as e:
-                raise InvalidActionError(f"{e} ({self.describe()})") from None
+                raise InvalidActionError(
+                    "action_in_state", reason=e, state=self.situation()
+                ) from None
         elif isinstance(action, (Roll, Hold, Score, Undo)):
             act = action
         else:
-            raise InvalidActionError(
-                f"invalid action: {action!r} (expected an action or its text; {self.describe()})"
-            )
-        said = repr(action if isinstance(action, str) else str(act))
+            raise InvalidActionError("not_an_action", action=action, state=self.situation())
+        said: object = repr(action) if isinstance(action, str) else act.words()
         if dice is not None and not isinstance(act, Roll):
-            raise InvalidActionError(f"cannot {said} with dice {dice!r}: only a roll shows dice")
+            raise InvalidActionError("dice_without_roll", action=said, dice=dice)
         if self.finished:
-            raise GameOverError(f"cannot {said}: {self.describe()}")
+            raise GameOverError("game_over", action=said, state=self.situation())
         if isinstance(act, Undo):
             return self._undo(act, player, said)
         if player is not None and player != self.current:
-            raise NotYourTurnError(f"cannot {said} for player {player!r}: it is {self.describe()}")
+            raise NotYourTurnError(
+                "not_your_turn", action=said, player=player, state=self.situation()
+            )
         if isinstance(act, Roll):
             return self._roll(act, dice, said)
         if isinstance(act, Hold):
             return self._hold(act, said)
         if isinstance(act, Score):
             return self._score(act, said)
-        raise InvalidActionError(f"invalid action: {action!r} ({self.describe()})")
+        raise InvalidActionError("not_an_action", action=action, state=self.situation())
 
-    def _roll(self, act: Roll, given: Sequence[int] | None, said: str) -> Event:
+    def _roll(self, act: Roll, given: Sequence[int] | None, said: object) -> Event:
         if self.rolls_left == 0:
-            raise NoRollsLeftError(
-                f"cannot {said}: no rolls left, score a category ({self.describe()})"
-            )
+            raise NoRollsLeftError("no_rolls_left", action=said, state=self.situation())
         held = self._held if self._dice is not None else frozenset()
         free = [p for p in range(1, 6) if p not in held]
         if given is None:
@@ -380,32 +399,33 @@ class Game:
             try:
                 dice = validate_dice(given)
             except InvalidDiceError as e:
-                raise InvalidRollError(f"cannot roll {given!r}: {e} ({self.describe()})") from None
-            if self._dice is not None and any(dice[p - 1] != self._dice[p - 1] for p in held):
                 raise InvalidRollError(
-                    f"cannot roll {given!r}: it changes held dice ({self.describe()})"
-                )
+                    "roll_invalid_dice", dice=given, reason=e, state=self.situation()
+                ) from None
+            if self._dice is not None and any(dice[p - 1] != self._dice[p - 1] for p in held):
+                raise InvalidRollError("roll_changes_held", dice=given, state=self.situation())
         self._dice, self._rolls = dice, self._rolls + 1
         return self._log(Event(self.current, act, dice))
 
-    def _hold(self, act: Hold, said: str) -> Event:
+    def _hold(self, act: Hold, said: object) -> Event:
         if self._dice is None:
-            raise NotRolledError(f"cannot {said}: roll first ({self.describe()})")
+            raise NotRolledError("not_rolled", action=said, state=self.situation())
         if self.rolls_left == 0:
-            raise NoRollsLeftError(
-                f"cannot {said}: no rolls left, score a category ({self.describe()})"
-            )
+            raise NoRollsLeftError("no_rolls_left", action=said, state=self.situation())
         self._held = frozenset(act.positions)
         return self._log(Event(self.current, act))
 
-    def _score(self, act: Score, said: str) -> Event:
+    def _score(self, act: Score, said: object) -> Event:
         if self._dice is None:
-            raise NotRolledError(f"cannot {said}: roll first ({self.describe()})")
+            raise NotRolledError("not_rolled", action=said, state=self.situation())
         sheet = self._sheets[self.current]
         if act.category in sheet:
             raise CategoryFilledError(
-                f"cannot {said}: {act.category.value} is already filled with "
-                f"{sheet[act.category]} ({self.describe()})"
+                "category_filled",
+                action=said,
+                category=act.category,
+                points=sheet[act.category],
+                state=self.situation(),
             )
         points = self.rules.score(self._dice, act.category)
         event = Event(self.current, act, self._dice, points)
@@ -429,11 +449,9 @@ class Game:
         [((6, 6, 1, 6, 1), '1/36'), ((6, 6, 1, 6, 2), '1/18'), ((6, 6, 1, 6, 3), '1/18')]
         """
         if self.finished:
-            raise GameOverError(f"cannot 'roll': {self.describe()}")
+            raise GameOverError("game_over", action=Roll().words(), state=self.situation())
         if self.rolls_left == 0:
-            raise NoRollsLeftError(
-                f"cannot 'roll': no rolls left, score a category ({self.describe()})"
-            )
+            raise NoRollsLeftError("no_rolls_left", action=Roll().words(), state=self.situation())
         held = self._held if self._dice is not None else frozenset()
         free = [p for p in range(1, 6) if p not in held]
         out = []
@@ -470,24 +488,29 @@ class Game:
             and isinstance(self.events[-1].action, Score)
         )
 
-    def _undo(self, act: Undo, player: int | None, said: str) -> Event:
+    def _undo(self, act: Undo, player: int | None, said: object) -> Event:
         if not self._can_undo():
+            state = self.situation()
             if not self.undo_allowed:
-                why = "the undo house rule is off"
-            elif not any(isinstance(e.action, Score) for e in self.events):
-                why = "nothing has been scored yet"
-            elif isinstance(self.events[-1].action, Undo):
-                why = "the last scoring was already taken back"
-            else:
-                why = f"{self.current_name} has rolled since the last scoring"
-            raise UndoNotAllowedError(f"cannot {said}: {why} ({self.describe()})")
+                raise UndoNotAllowedError("undo_off", action=said, state=state)
+            if not any(isinstance(e.action, Score) for e in self.events):
+                raise UndoNotAllowedError("undo_nothing_scored", action=said, state=state)
+            if isinstance(self.events[-1].action, Undo):
+                raise UndoNotAllowedError("undo_already", action=said, state=state)
+            raise UndoNotAllowedError(
+                "undo_after_roll", action=said, name=self.current_name, state=state
+            )
         last = self.events[-1]
         if not isinstance(last.action, Score) or last.dice is None:  # pragma: no cover
             raise RuntimeError(f"undo found {last!r} at the end of the log")
         if player is not None and player != last.player:
             raise NotYourTurnError(
-                f"cannot {said} for player {player!r}: only {self.players[last.player]} "
-                f"can take back their {last.action.category.value} ({self.describe()})"
+                "undo_not_yours",
+                action=said,
+                player=player,
+                name=self.players[last.player],
+                category=last.action.category,
+                state=self.situation(),
             )
         # Rebuild the turn as it stood just before the scoring: its rolls and holds.
         turn = self._current_turn_events(before=len(self.events) - 1)
@@ -531,13 +554,13 @@ class Game:
 
         The JSON must be exactly what :meth:`to_json` writes: a wrong type, an event that is
         illegal or does not replay to itself, a start its own rolls contradict, or totals the
-        events do not add up to raise ValueError saying what is wrong.
+        events do not add up to raise GameFileError (a ValueError) saying what is wrong.
 
         >>> Game.from_json({"format": "yacht-game", "version": 1, "rules": "traditional",
         ...                 "players": "Ann", "events": []})
         Traceback (most recent call last):
         ...
-        ValueError: bad game JSON: 'players' must be a list, got 'Ann'
+        yacht.game_json.GameFileError: bad game JSON: 'players' must be a list, got 'Ann'
         """
         new: GameFactory[Game] = cls  # mypy does not infer a class as a factory protocol
         return game_from_json(new, data, dice)

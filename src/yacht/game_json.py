@@ -18,7 +18,7 @@ ValueError that says what is wrong.
 >>> Game.from_json(data)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: bad game JSON: event 1 {...'points': 60} replays as {...'points': 50}
+yacht.game_json.GameFileError: bad game JSON: event 1 {...'points': 60} replays as {...'points': 50}
 """
 
 from __future__ import annotations
@@ -28,12 +28,14 @@ from typing import Any, Protocol, TypeVar
 
 from yacht.actions import Action, GameError, Roll
 from yacht.dice import DiceSource, dice_from_description
+from yacht.errors import N_, YachtError
 from yacht.fields import field, is_int
 from yacht.rules import Rules, rules_by_name
 
 __all__ = [
     "FORMAT_VERSION",
     "GameFactory",
+    "GameFileError",
     "SavableGame",
     "SavedEvent",
     "game_from_json",
@@ -46,6 +48,26 @@ FORMAT_VERSION = 1
 
 # The format is described by what it reads of a game rather than by yacht.game.Game, so the
 # engine can import its saved form and this module never imports the engine back.
+
+
+class GameFileError(
+    YachtError,
+    ValueError,
+    messages={
+        "not_a_game": N_("not a yacht game: missing 'format': 'yacht-game'"),
+        "format_version": N_("unsupported game format version {version!r}"),
+        "too_deep": N_("bad game JSON: nested too deeply"),
+        "bad_game": N_("bad game JSON: {reason}"),
+        "fingerprint": N_("preset {name!r} scores differently from this game's"),
+        "start": N_("start {start!r} does not follow from its rolls"),
+        "event_not_object": N_("event {number} is not an object: {event!r}"),
+        "event_illegal": N_("event {number} {event!r} is illegal: {reason}"),
+        "event_replay": N_("event {number} {event!r} replays as {replayed!r}"),
+        "totals": N_("totals {given!r} do not match the events ({value!r})"),
+        "winners": N_("winners {given!r} do not match the events ({value!r})"),
+    },
+):
+    """A saved game that cannot be read back: not a game, or a record that does not add up."""
 
 
 class SavedEvent(Protocol):
@@ -128,24 +150,26 @@ def game_to_json(game: SavableGame, *, include_dice_source: bool = True) -> dict
 def game_from_json(new: GameFactory[G], data: Mapping[str, Any], dice: DiceSource | None) -> G:
     """Rebuild a game with ``new`` from its saved form (see :meth:`yacht.game.Game.from_json`)."""
     if not isinstance(data, Mapping) or data.get("format") != "yacht-game":
-        raise ValueError("not a yacht game: missing 'format': 'yacht-game'")
+        raise GameFileError("not_a_game")
     version = data.get("version")
     if not is_int(version) or version != FORMAT_VERSION:
-        raise ValueError(f"unsupported game format version {version!r}")
+        raise GameFileError("format_version", version=version)
     try:
         return _replay(new, data, dice)
     except RecursionError:  # a RuntimeError: say it plainly, repr of the data would recurse
-        raise ValueError("bad game JSON: nested too deeply") from None
+        raise GameFileError("too_deep") from None
+    except YachtError as e:
+        raise GameFileError("bad_game", reason=e) from None
     except (ValueError, RuntimeError, TypeError, KeyError, AttributeError, OverflowError) as e:
         # every field is checked above; this is the net under it (a file is never a crash)
-        raise ValueError(f"bad game JSON: {e}"[:500]) from None
+        raise GameFileError("bad_game", reason=str(e)[:480]) from None
 
 
 def _replay(new: GameFactory[G], data: Mapping[str, Any], dice: DiceSource | None) -> G:
     rules = rules_by_name(field(data, "rules", str))
     fingerprint = data.get("rules_fingerprint")
     if fingerprint is not None and fingerprint != rules.fingerprint():
-        raise ValueError(f"preset {rules.name!r} scores differently from this game's")
+        raise GameFileError("fingerprint", name=rules.name)
     players = field(data, "players", list)
     start = field(data, "start", Mapping, {})
     rule = field(start, "rule", str, "seat")
@@ -157,19 +181,19 @@ def _replay(new: GameFactory[G], data: Mapping[str, Any], dice: DiceSource | Non
         dice = dice_from_description(data["dice"])
     game = new(players, rules, dice, start=rule, undo=undo, start_rolls=rolls)
     if game.first != first:
-        raise ValueError(f"start {dict(start)!r} does not follow from its rolls")
+        raise GameFileError("start", start=dict(start))
     for i, raw in enumerate(events):
         if not isinstance(raw, Mapping):
-            raise ValueError(f"event {i} is not an object: {raw!r}")
+            raise GameFileError("event_not_object", number=i, event=raw)
         act = Action.parse(field(raw, "action", str))
         shown = field(raw, "dice", list) if isinstance(act, Roll) else None
         try:
             event = game.apply(act, player=field(raw, "player", int), dice=shown)
         except GameError as e:
-            raise ValueError(f"event {i} {dict(raw)!r} is illegal: {e}") from None
+            raise GameFileError("event_illegal", number=i, event=dict(raw), reason=e) from None
         if dict(raw) != event.to_json():
-            raise ValueError(f"event {i} {dict(raw)!r} replays as {event.to_json()!r}")
+            raise GameFileError("event_replay", number=i, event=dict(raw), replayed=event.to_json())
     for key, value in (("totals", game.totals), ("winners", game.winners())):
         if key in data and data[key] != value:
-            raise ValueError(f"{key} {data[key]!r} do not match the events ({value!r})")
+            raise GameFileError(key, given=data[key], value=value)
     return game

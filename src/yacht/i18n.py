@@ -24,7 +24,8 @@ from babel import Locale
 from babel.numbers import format_decimal
 from babel.numbers import format_percent as _babel_percent
 
-from yacht.rules import N_, Category
+from yacht.errors import N_, Message, Term, YachtError, fill
+from yacht.rules import Category
 
 __all__ = [
     "CATEGORY_LABELS",
@@ -34,6 +35,7 @@ __all__ = [
     "category_label",
     "category_names",
     "detect_language",
+    "error_text",
     "find_category",
     "format_number",
     "format_percent",
@@ -121,6 +123,38 @@ def preset_label(name: str, lang: str = "en") -> str:
     """
     label = PRESET_LABELS.get(name)
     return translator(lang).gettext(label) if label else name
+
+
+def error_text(error: BaseException | Message, lang: str = "en") -> str:
+    """An error as a face shows it in ``lang``: one of yacht's errors (or a :class:`Message`)
+    by its English template's translation in the ``yacht`` catalog, its arguments rendered
+    in ``lang`` too (a category by its name, a nested error in turn); in English, and for any
+    other exception, its ``str()``.
+
+    >>> from yacht.rules import rules_by_name
+    >>> try:
+    ...     rules_by_name("yahtzee")
+    ... except ValueError as e:
+    ...     error = e
+    >>> error.code, error_text(error, "fi")  # doctest: +ELLIPSIS
+    ('unknown_preset', "tuntematon sääntöversio 'yahtzee' (tunnetut: traditional, ...)")
+    """
+    if language_code(lang) == "en" or not isinstance(error, YachtError | Message):
+        return str(error)
+    text = translator(lang).gettext(error.template)
+    return fill(text, error.params, lambda value: _argument(value, lang))
+
+
+def _argument(value: object, lang: str) -> object:
+    if isinstance(value, YachtError | Message):
+        return error_text(value, lang)
+    if isinstance(value, Term):
+        return translator(lang).pgettext(value.context, value.word)
+    if isinstance(value, Category):
+        return category_label(value, lang)
+    if isinstance(value, list | tuple) and value and all(isinstance(v, Category) for v in value):
+        return ", ".join(category_label(v, lang) for v in value)
+    return value
 
 
 def _fold(text: str) -> str:

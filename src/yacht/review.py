@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from yacht.actions import Hold, Roll, Score, Undo
+from yacht.errors import N_, YachtError
 from yacht.game import Event, Game, TurnView
 from yacht.rules import Category, Rules
 from yacht.strategy import Hint, Option, hint_for_view
@@ -48,6 +49,7 @@ __all__ = [
     "Decision",
     "PlayerReview",
     "Review",
+    "ReviewError",
     "coach_hint",
     "measure_of",
     "review",
@@ -57,6 +59,17 @@ TOLERANCE = 1e-9
 """Losses below this count as none (float rounding of exactly equal options)."""
 
 MEASURES = ("points", "win", "target")
+
+
+class ReviewError(
+    YachtError,
+    ValueError,
+    messages={
+        "target_type": N_("the target score must be a whole number, got {target!r}"),
+        "target_low": N_("the target score must be at least 1, got {target}"),
+    },
+):
+    """A review asked for with a target score that cannot be one."""
 
 
 def measure_of(players: int, target: int | None = None) -> str:
@@ -215,9 +228,9 @@ def review(game: Game | Mapping[str, Any], *, target: int | None = None) -> Revi
     if target is None and not isinstance(game, Game):
         target = game.get("target")
     if target is not None and (not isinstance(target, int) or isinstance(target, bool)):
-        raise ValueError(f"the target score must be a whole number, got {target!r}")
+        raise ReviewError("target_type", target=target)
     if target is not None and target < 1:
-        raise ValueError(f"the target score must be at least 1, got {target}")
+        raise ReviewError("target_low", target=target)
     g = game if isinstance(game, Game) else Game.from_json(game)
     measure = measure_of(len(g.players), target)
     sheets: list[dict[Category, int]] = [{} for _ in g.players]

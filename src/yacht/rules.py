@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from yacht.errors import N_, YachtError
 from yacht.scorers import (
     Choice,
     FaceSum,
@@ -95,8 +96,7 @@ class Category(enum.Enum):
         try:
             return cls(key)
         except ValueError:
-            names = ", ".join(c.value for c in cls)
-            raise RulesError(f"unknown category: {name!r} (expected one of {names})") from None
+            raise RulesError("unknown_category", name=name, names=list(cls)) from None
 
     @property
     def index(self) -> int:
@@ -117,11 +117,24 @@ UPPER_CATEGORIES: tuple[Category, ...] = CATEGORIES[:6]
 _INDEX = {c: i for i, c in enumerate(CATEGORIES)}
 
 
-class RulesError(ValueError):
+class RulesError(
+    YachtError,
+    ValueError,
+    messages={
+        "unknown_category": N_("unknown category: {name!r} (expected one of {names})"),
+        "unknown_preset": N_("unknown rules preset: {name!r} (known: {known})"),
+        "preset_incomplete": N_("preset {name!r} has no scorer for {missing}"),
+        "preset_taken": N_("a preset named {name!r} is already registered"),
+    },
+):
     """A rules lookup failed: unknown category or preset."""
 
 
-class InvalidDiceError(ValueError):
+class InvalidDiceError(
+    YachtError,
+    ValueError,
+    messages={"invalid_dice": N_("invalid dice: {dice!r} (need five faces from 1 to 6)")},
+):
     """Dice that are not five faces from 1 to 6."""
 
 
@@ -138,17 +151,12 @@ def validate_dice(dice: Iterable[int]) -> tuple[int, ...]:
     try:
         as_list = list(dice)
     except TypeError:
-        raise InvalidDiceError(f"invalid dice: {dice!r} (need five faces from 1 to 6)") from None
+        raise InvalidDiceError("invalid_dice", dice=dice) from None
     if len(as_list) != 5 or not all(
         isinstance(d, numbers.Integral) and not isinstance(d, bool) and 1 <= d <= 6 for d in as_list
     ):
-        raise InvalidDiceError(f"invalid dice: {as_list!r} (need five faces from 1 to 6)")
+        raise InvalidDiceError("invalid_dice", dice=as_list)
     return tuple(int(d) for d in as_list)
-
-
-def N_(message: str) -> str:
-    """Mark a string for catalog extraction; it is translated where it is shown."""
-    return message
 
 
 @dataclass(frozen=True)
@@ -163,7 +171,7 @@ class Rules:
     def __post_init__(self) -> None:
         missing = [c.value for c in CATEGORIES if c not in self.scorers]
         if missing:
-            raise RulesError(f"preset {self.name!r} has no scorer for {', '.join(missing)}")
+            raise RulesError("preset_incomplete", name=self.name, missing=", ".join(missing))
 
     def score(self, dice: Iterable[int], category: Category | str) -> int:
         """Points for five dice in a category under this preset."""
@@ -225,7 +233,7 @@ _REGISTRY: dict[str, Rules] = {}
 def register(rules: Rules) -> Rules:
     """Add a preset to the registry (its name must be new) and return it."""
     if rules.name in _REGISTRY:
-        raise RulesError(f"a preset named {rules.name!r} is already registered")
+        raise RulesError("preset_taken", name=rules.name)
     _REGISTRY[rules.name] = rules
     return rules
 
@@ -245,8 +253,7 @@ def rules_by_name(name: str | Rules) -> Rules:
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):
-        known = ", ".join(_REGISTRY)
-        raise RulesError(f"unknown rules preset: {name!r} (known: {known})") from None
+        raise RulesError("unknown_preset", name=name, known=", ".join(_REGISTRY)) from None
 
 
 def preset_names() -> list[str]:

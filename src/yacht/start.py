@@ -18,7 +18,7 @@ A replay gives the rolls instead, and gets the seat they decide:
 >>> replay_start("roll-off", 3, [[5, 6, 6]])
 Traceback (most recent call last):
 ...
-ValueError: start rolls [[5, 6, 6]] are not a roll-off start for 3 players
+yacht.start.SetupError: start rolls [[5, 6, 6]] are not a roll-off start for 3 players
 """
 
 from __future__ import annotations
@@ -26,16 +26,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from yacht.dice import DiceExhaustedError, DiceSource, ScriptedDice
+from yacht.errors import N_, YachtError
 
-__all__ = ["START_RULES", "choose_first", "replay_start"]
+__all__ = ["START_RULES", "SetupError", "choose_first", "replay_start"]
 
 START_RULES = ("seat", "roll-off", "random")
+
+
+class SetupError(
+    YachtError,
+    ValueError,
+    messages={
+        "players": N_("a game needs 1 to {most} named players, got {names!r}"),
+        "start_rule": N_("unknown start rule {rule!r} (use one of {rules})"),
+        "start_rolls_type": N_("start rolls must be lists of faces, got {rolls!r}"),
+        "start_rolls": N_("start rolls {rolls!r} are not a {rule} start for {n} players"),
+    },
+):
+    """A game cannot start as asked: its players, its start rule or its start's rolls."""
 
 
 def choose_first(rule: str, n: int, source: DiceSource) -> tuple[int, list[list[int]]]:
     """The seat (0-based) that starts under ``rule`` with ``n`` players, and the dice rolled."""
     if rule not in START_RULES:
-        raise ValueError(f"unknown start rule {rule!r} (use one of {', '.join(START_RULES)})")
+        raise SetupError("start_rule", rule=rule, rules=", ".join(START_RULES))
     if rule == "seat":
         return 0, []
     rolls: list[list[int]] = []
@@ -59,12 +73,12 @@ def replay_start(rule: str, n: int, rolls: Sequence[Sequence[int]]) -> int:
     """The seat that starts when the start's dice showed ``rolls``; ValueError unless they are
     exactly the rolls that decide a ``rule`` start for ``n`` players."""
     if not all(isinstance(r, Sequence) and not isinstance(r, str) for r in rolls):
-        raise ValueError(f"start rolls must be lists of faces, got {rolls!r}")
+        raise SetupError("start_rolls_type", rolls=rolls)
     given = [list(r) for r in rolls]
     try:
         first, replayed = choose_first(rule, n, ScriptedDice(f for r in given for f in r))
     except DiceExhaustedError:
         replayed = None  # the rolls end before anyone has won the start
     if replayed != given:
-        raise ValueError(f"start rolls {given!r} are not a {rule} start for {n} players")
+        raise SetupError("start_rolls", rolls=given, rule=rule, n=n)
     return first

@@ -13,10 +13,23 @@ from collections import Counter
 from typing import Protocol, runtime_checkable
 
 from yacht.actions import Action, Roll, Score, hold_for_keep
+from yacht.errors import N_, YachtError
 from yacht.game import TurnView
 from yacht.rules import Category
 
-__all__ = ["Bot", "DecidingBot", "Move"]
+__all__ = ["Bot", "BotError", "DecidingBot", "Move"]
+
+
+class BotError(
+    YachtError,
+    ValueError,
+    messages={
+        "target_name": N_("bad bot name: {name!r} (target:T needs a whole number T >= 0)"),
+        "unknown": N_("unknown bot: {name!r} (known: {known})"),
+    },
+):
+    """A bot asked for by a name no bot has."""
+
 
 Move = tuple[int, ...] | Category
 """What a bot chooses after a roll: a keep (sorted faces to hold, 0-4 dice; the rest are

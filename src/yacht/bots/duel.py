@@ -14,6 +14,7 @@ import random
 from yacht.bots.base import DecidingBot, Move
 from yacht.game import TurnView
 from yacht.strategy.duel.hints import AGAINST, decide
+from yacht.strategy.errors import StrategyError
 from yacht.strategy.win import decide as winner_decide
 
 __all__ = ["DuelBot"]
@@ -26,7 +27,7 @@ class DuelBot(DecidingBot):
     def __init__(self, against: str = "anyone") -> None:
         super().__init__()
         if against not in AGAINST:
-            raise ValueError(f"against must be one of {', '.join(AGAINST)}, got {against!r}")
+            raise StrategyError("against", known=", ".join(AGAINST), against=against)
         self.against = against
         self.name = "duel" if against == "anyone" else f"duel:{against}"
 

@@ -15,6 +15,7 @@ from yacht.bots.solver import TargetBot
 from yacht.dice import DiceSource, RandomDice
 from yacht.game import Event, Game
 from yacht.rules import CATEGORIES, Rules, rules_by_name
+from yacht.strategy.errors import StrategyError
 from yacht.strategy.simulate import Simulation, simulate
 
 __all__ = [
@@ -42,7 +43,7 @@ def play_turn(game: Game, bot: Bot, rng: random.Random) -> list[Event]:
     ('roll', True, 2)
     """
     if game.finished:
-        raise GameOverError(f"{bot.name} bot cannot play a turn: the game is over")
+        raise GameOverError("bot_game_over", bot=bot.name)
     player = game.current
     events: list[Event] = []
     for _ in range(MAX_TURN_ACTIONS):
@@ -99,7 +100,7 @@ def play_games(
     Game i uses dice seed (seed, i), so a run is reproducible by ``seed``.
     """
     if games <= 0:
-        raise ValueError(f"games must be at least 1, got {games}")
+        raise StrategyError("games_at_least_one_plain", games=games)
     player = make_bot(bot) if isinstance(bot, str) else bot
     preset = rules_by_name(rules)
     base = seed if seed is not None else random.SystemRandom().randrange(2**63)
@@ -141,7 +142,7 @@ def simulate_bot(
     """
     bot = make_bot(name)
     if games <= 0:
-        raise ValueError(f"games must be at least 1, got {games}")
+        raise StrategyError("games_at_least_one_plain", games=games)
     target = bot.target if isinstance(bot, TargetBot) else None
     if engine or (bot.name not in VECTORISED_BOTS and target is None):
         return play_games(bot, games, rules, seed=seed, progress=progress)

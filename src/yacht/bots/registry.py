@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from yacht.bots.base import Bot
+from yacht.bots.base import Bot, BotError
 from yacht.bots.basic import GreedyBot, RandomBot
 from yacht.bots.solver import NoisyBot, OptimalBot, TargetBot
 
@@ -52,7 +52,6 @@ def make_bot(name: str) -> Bot:
     if isinstance(key, str) and key.startswith("target:"):
         text = key.removeprefix("target:")
         if not text.isdigit():
-            raise ValueError(f"bad bot name: {name!r} (target:T needs a whole number T >= 0)")
+            raise BotError("target_name", name=name)
         return TargetBot(int(text))
-    known = ", ".join((*BOT_NAMES, *DUEL_NAMES, "target:T"))
-    raise ValueError(f"unknown bot: {name!r} (known: {known})")
+    raise BotError("unknown", name=name, known=", ".join((*BOT_NAMES, *DUEL_NAMES, "target:T")))

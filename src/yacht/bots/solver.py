@@ -14,6 +14,7 @@ import random
 from yacht.bots.base import DecidingBot, Move
 from yacht.game import TurnView
 from yacht.strategy import Option, hint_for_view
+from yacht.strategy.errors import StrategyError
 
 __all__ = ["NoisyBot", "OptimalBot", "TargetBot", "option_move"]
 
@@ -46,7 +47,7 @@ class NoisyBot(DecidingBot):
     def __init__(self, name: str, temperature: float) -> None:
         super().__init__()
         if not temperature >= 0:
-            raise ValueError(f"temperature must be >= 0, got {temperature!r}")
+            raise StrategyError("temperature", temperature=temperature)
         self.name = name
         self.temperature = temperature
 
@@ -70,7 +71,7 @@ class TargetBot(DecidingBot):
     def __init__(self, target: int) -> None:
         super().__init__()
         if isinstance(target, bool) or not isinstance(target, int) or target < 0:
-            raise ValueError(f"target must be a whole number of points >= 0, got {target!r}")
+            raise StrategyError("bot_target", target=target)
         self.target = target
         self.name = f"target:{target}"
 

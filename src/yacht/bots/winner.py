@@ -23,6 +23,7 @@ import random
 
 from yacht.bots.base import DecidingBot, Move
 from yacht.game import TurnView
+from yacht.strategy.errors import StrategyError
 from yacht.strategy.win import decide
 from yacht.strategy.win_tables import DEFAULT_PLAN, PLANS
 
@@ -42,11 +43,11 @@ class WinnerBot(DecidingBot):
     def __init__(self, depth: int | None = None, plan: str = DEFAULT_PLAN) -> None:
         super().__init__()
         if plan not in PLANS:
-            raise ValueError(f"unknown plan {plan!r} (use one of {', '.join(PLANS)})")
+            raise StrategyError("plan", plan=plan, plans=", ".join(PLANS))
         if depth is not None and (
             isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 6
         ):
-            raise ValueError(f"endgame depth must be a whole number from 0 to 6, got {depth!r}")
+            raise StrategyError("endgame_depth_zero", depth=depth)
         self.depth = depth
         self.plan = plan
 

@@ -21,7 +21,8 @@ from contextvars import ContextVar
 
 import yacht
 from yacht.actions import GameError
-from yacht.i18n import LANGUAGES, detect_language, language_code, translator
+from yacht.errors import N_, YachtError
+from yacht.i18n import LANGUAGES, detect_language, error_text, language_code, translator
 from yacht.rules import InvalidDiceError, RulesError
 
 __all__ = [
@@ -51,9 +52,21 @@ COMMANDS: tuple[str, ...] = (
 )
 
 
-class CommandError(Exception):
+class CommandError(
+    YachtError,
+    messages={"reason": N_("{reason}"), "file": N_("{path}: {reason}")},
+):
     """A user error: printed as one line, exit status 2. A handler raises it for bad
-    arguments or files, and turns a library's ValueError about them into one."""
+    arguments or files, and turns a library's ValueError about them into one with
+    :meth:`about`, so the line is in the user's language (:func:`yacht.i18n.error_text`)."""
+
+    @classmethod
+    def about(cls, error: Exception, path: str | None = None) -> CommandError:
+        """``error``, which the user's input caused, as a command's error; ``path`` names the
+        file it is about."""
+        if path is not None:
+            return cls("file", path=path, reason=error)
+        return cls("reason", reason=error)
 
 
 USER_ERRORS: tuple[type[Exception], ...] = (CommandError, GameError, RulesError, InvalidDiceError)
@@ -128,6 +141,8 @@ def _known(lang: str | None) -> str | None:
 
 def _error_line(message: object) -> str:
     _ = cli_gettext()
+    if isinstance(message, BaseException):
+        message = error_text(message, cli_language())
     text = " ".join(str(message).split())  # one line, whatever the message held
     return _("yacht: error: {message}").format(message=text) + "\n"
 

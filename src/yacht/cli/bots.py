@@ -161,12 +161,12 @@ def cmd_review(args: argparse.Namespace) -> int:
     try:
         game = Game.from_json(data)
     except ValueError as e:  # the file's fault: from_json checks every field and event
-        raise CommandError(f"{args.file}: {e}") from None
+        raise CommandError.about(e, args.file) from None
     target = data.get("target") if isinstance(data, dict) else None  # a stored target game
     try:
         result = review(game, target=target)
     except ValueError as e:
-        raise CommandError(f"{args.file}: {e}") from None
+        raise CommandError.about(e, args.file) from None
     if args.json:
         print(json.dumps(result.to_json()))
         return 0

@@ -9,9 +9,11 @@ errors live here so those modules share them without importing each other.
 
 from __future__ import annotations
 
-from yacht.cli import CommandError, cli_gettext
+from yacht.cli import CommandError
+from yacht.errors import N_
 
 __all__ = [
+    "ArgumentError",
     "bot_delay_error",
     "dice_error",
     "limit_error",
@@ -22,43 +24,49 @@ __all__ = [
 ]
 
 
-def dice_error(dice: list[int]) -> CommandError:
-    _ = cli_gettext()
-    return CommandError(
-        _("need five dice, got {count}: {dice}").format(
-            count=len(dice), dice=" ".join(map(str, dice))
-        )
-    )
+class ArgumentError(
+    CommandError,
+    messages={
+        "dice": N_("need five dice, got {count}: {dice}"),
+        "no_upper": N_("--upper: preset {rules} has no upper bonus"),
+        "limit": N_("--limit must be at least 1, got {n}"),
+        "unreadable": N_("stored game {id} is not a readable game"),
+        "unreadable_because": N_("stored game {id} is not a readable game: {reason}"),
+        "terminal": N_("the full-screen game needs a terminal (use --plain for text)"),
+        "textual": N_(
+            "the full-screen game needs Textual: pip install 'yacht[tui]' (or use --plain)"
+        ),
+        "bot_delay": N_("--bot-delay must be 0 to 10 seconds, got {delay}"),
+    },
+):
+    """What the command line cannot do as asked, by a code, for more than one command."""
 
 
-def no_upper_error(rules: str) -> CommandError:
-    _ = cli_gettext()
-    return CommandError(_("--upper: preset {rules} has no upper bonus").format(rules=rules))
+def dice_error(dice: list[int]) -> ArgumentError:
+    return ArgumentError("dice", count=len(dice), dice=" ".join(map(str, dice)))
 
 
-def limit_error(limit: int) -> CommandError:
-    _ = cli_gettext()
-    return CommandError(_("--limit must be at least 1, got {n}").format(n=limit))
+def no_upper_error(rules: str) -> ArgumentError:
+    return ArgumentError("no_upper", rules=rules)
 
 
-def unreadable_error(game_id: int, reason: object = None) -> CommandError:
-    _ = cli_gettext()
-    text = _("stored game {id} is not a readable game").format(id=game_id)
-    return CommandError(text if reason is None else f"{text}: {reason}")
+def limit_error(limit: int) -> ArgumentError:
+    return ArgumentError("limit", n=limit)
 
 
-def terminal_error() -> CommandError:
-    _ = cli_gettext()
-    return CommandError(_("the full-screen game needs a terminal (use --plain for text)"))
+def unreadable_error(game_id: int, reason: object = None) -> ArgumentError:
+    if reason is None:
+        return ArgumentError("unreadable", id=game_id)
+    return ArgumentError("unreadable_because", id=game_id, reason=reason)
 
 
-def textual_error() -> CommandError:
-    _ = cli_gettext()
-    return CommandError(
-        _("the full-screen game needs Textual: pip install 'yacht[tui]' (or use --plain)")
-    )
+def terminal_error() -> ArgumentError:
+    return ArgumentError("terminal")
 
 
-def bot_delay_error(delay: float) -> CommandError:
-    _ = cli_gettext()
-    return CommandError(_("--bot-delay must be 0 to 10 seconds, got {delay}").format(delay=delay))
+def textual_error() -> ArgumentError:
+    return ArgumentError("textual")
+
+
+def bot_delay_error(delay: float) -> ArgumentError:
+    return ArgumentError("bot_delay", delay=delay)

@@ -37,5 +37,11 @@ def read_json(path: str) -> Any:
         raise CommandError(
             _("{path} is not a game: its JSON is nested too deeply").format(path=path)
         ) from None
-    except ValueError as e:  # JSONDecodeError, NaN/Infinity, too many digits
+    except json.JSONDecodeError as e:  # where, not the parser's English words
+        raise CommandError(
+            _("{path} is not JSON (line {line}, column {column})").format(
+                path=path, line=e.lineno, column=e.colno
+            )
+        ) from None
+    except ValueError as e:  # NaN/Infinity, too many digits
         raise CommandError(_("{path} is not JSON: {error}").format(path=path, error=e)) from None

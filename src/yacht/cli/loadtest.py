@@ -100,7 +100,7 @@ def cmd_loadtest(args: argparse.Namespace) -> int:
             seed=args.seed,
         ).checked()
     except ValueError as e:
-        raise CommandError(str(e)) from None
+        raise CommandError.about(e) from None
     _raise_file_limit()
     import httpx
     from websockets.exceptions import WebSocketException

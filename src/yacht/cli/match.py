@@ -317,7 +317,7 @@ def cmd_win_hint(args: argparse.Namespace) -> int:
         others = [seat_of(rules, s) for s in parse_sheets(args.opponents, rules)]
         h = seat_hint(rules, me, others, args.dice, args.rolls_left)
     except ValueError as e:
-        raise CommandError(str(e)) from None
+        raise CommandError.about(e) from None
     if args.json:
         print(json.dumps(h.to_json()))
         return 0

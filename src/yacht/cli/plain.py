@@ -32,7 +32,7 @@ from yacht.cli import CommandError, add_lang_option, cli_gettext
 from yacht.cli.core import parse_language, parse_preset, rules_option
 from yacht.dice import RandomDice
 from yacht.game import MAX_PLAYERS, MAX_ROLLS, START_RULES, Game
-from yacht.i18n import category_label, find_category, translator
+from yacht.i18n import category_label, error_text, find_category, translator
 from yacht.rules import CATEGORIES, Category
 from yacht.sheet import sheet_rows
 
@@ -259,7 +259,7 @@ class PlainGame:
             if not g.undo_allowed:
                 return _("undo is off in this game (start it with --undo)")
             return _("there is no score to take back now")
-        return str(error)
+        return error_text(error, self.lang)
 
     def category_names(self) -> str:
         """The categories as a player names them: ``full_house`` in English, the labels else."""

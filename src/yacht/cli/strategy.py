@@ -185,7 +185,7 @@ def cmd_hint(args: argparse.Namespace) -> int:
             banked=args.banked or 0,
         )
     except ValueError as e:
-        raise CommandError(str(e)) from None
+        raise CommandError.about(e) from None
     if args.json:
         print(json.dumps(h.to_json()))
         return 0

@@ -147,7 +147,7 @@ def play_full_screen(args: argparse.Namespace) -> int:
             {**config.to_json(), "preset": args.rules, "undo": args.undo}
         )
     except ValueError as e:
-        raise CommandError(str(e)) from None
+        raise CommandError.about(e) from None
     seed = args.seed
     dice = RandomDice(int(seed)) if seed is not None else None
     delay = float(getattr(args, "bot_delay", 0.6))

@@ -203,7 +203,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     try:
         verdict = verify(data, commitment=args.commitment, seed=args.seed)
     except BadGameFileError as e:
-        raise CommandError(f"{args.game}: {e}") from None
+        raise CommandError.about(e, args.game) from None
     if args.json:
         print(json.dumps(verdict.to_json()))
     else:
@@ -212,16 +212,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def verdict_text(verdict: Any, lang: str | None = None) -> str:
-    """The verdict of ``yacht verify`` in the language of the run, or ``lang`` (its problems
-    stay as the check words them)."""
+    """The verdict of ``yacht verify`` in the language of the run, or ``lang``."""
     from yacht.cli import cli_language
     from yacht.cli.text import count
-    from yacht.i18n import translator
+    from yacht.i18n import error_text, translator
 
     lang = lang or cli_language()
     _ = translator(lang).gettext
     if not verdict.fair:
-        return _("NOT fair: {problems}").format(problems="; ".join(verdict.problems))
+        problems = "; ".join(error_text(problem, lang) for problem in verdict.problems)
+        return _("NOT fair: {problems}").format(problems=problems)
     key = ""
     if verdict.seeds is not None:
         seeds = count(

@@ -22,6 +22,7 @@ import numpy as np
 
 from yacht.rules import CATEGORIES, Rules, rules_by_name
 from yacht.strategy import cache
+from yacht.strategy.errors import StrategyError
 from yacht.strategy.solver import FULL, Solution, solve
 from yacht.strategy.tables import F64, FIRST_ROLL, I64, TRANSITION, ScoreTable
 
@@ -52,7 +53,7 @@ class Distribution:
     def percentile(self, q: float) -> int:
         """The smallest total t with P(final total <= t) >= q / 100."""
         if not 0 < q <= 100:
-            raise ValueError(f"percentile must be in (0, 100], got {q!r}")
+            raise StrategyError("percentile", q=q)
         cdf = np.cumsum(self.probabilities)
         return int(np.searchsorted(cdf, q / 100 - 1e-12))
 

@@ -35,6 +35,7 @@ import numpy.typing as npt
 
 from yacht.rules import CATEGORIES, UPPER_CATEGORIES, Rules, rules_by_name
 from yacht.strategy import cache
+from yacht.strategy.errors import StrategyError
 from yacht.strategy.tables import F64, FULL, I64, ScoreTable, by_category, score_table
 from yacht.strategy.turn import stop_values, turn_value
 
@@ -134,9 +135,11 @@ class Endgame:
         if mover_used == FULL and other_used == FULL:
             return 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5
         if not self.covers(mover_used, other_used):
-            raise ValueError(
-                f"the endgame table (depth {self.depth}) has no turn with "
-                f"{_open_count(mover_used)} and {_open_count(other_used)} categories open"
+            raise StrategyError(
+                "endgame_not_covered",
+                depth=self.depth,
+                mover=_open_count(mover_used),
+                other=_open_count(other_used),
             )
         return float(self.values(self.rows(mover_used, other_used), lead))
 
@@ -191,7 +194,7 @@ def build_endgame(rules: Rules, depth: int, *, double: bool = False) -> Endgame:
     double precision with ``double=True`` (about twice as slow).
     """
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 6:
-        raise ValueError(f"endgame depth must be a whole number from 1 to 6, got {depth!r}")
+        raise StrategyError("endgame_depth", depth=depth)
     start = time.perf_counter()
     table = score_table(rules)
     spread = sum(sorted(table.best, reverse=True)[:depth])

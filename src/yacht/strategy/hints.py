@@ -23,6 +23,7 @@ from typing import Any
 
 from yacht.game import TurnView
 from yacht.rules import CATEGORIES, Category, Rules, rules_by_name, validate_dice
+from yacht.strategy.errors import StrategyError
 from yacht.strategy.solver import FULL, Solution, category_values, solve
 from yacht.strategy.target import option_probabilities
 from yacht.strategy.turn import TurnArrays, option_rows, turn_arrays
@@ -144,11 +145,11 @@ def hint(
     preset = rules_by_name(rules)
     roll = tuple(sorted(validate_dice(dice)))
     if isinstance(rolls_left, bool) or rolls_left not in range(MAX_ROLLS_LEFT + 1):
-        raise ValueError(f"rolls left must be 0, 1 or 2, got {rolls_left!r}")
+        raise StrategyError("rolls_left", rolls=rolls_left)
     solution = solve(preset)
     mask, up = solution.state(used, upper)
     if mask == FULL:
-        raise ValueError("all categories are used: there is nothing left to score")
+        raise StrategyError("all_used")
     rows = option_rows(_expected_turn(solution, mask, up), solution.table, mask, roll, rolls_left)
     chances: list[float | None] = [None] * len(rows)
     if target is not None:
@@ -172,7 +173,7 @@ def hint(
 def hint_for_view(view: TurnView, target: int | None = None) -> Hint:
     """The hint for the current player of a game, from its :meth:`yacht.game.Game.view`."""
     if view.dice is None:
-        raise ValueError("no dice on the table yet: the turn starts with a roll")
+        raise StrategyError("no_dice")
     return hint(
         view.rules,
         view.used,

@@ -28,6 +28,7 @@ import numpy.typing as npt
 
 from yacht.rules import CATEGORIES, Rules, rules_by_name
 from yacht.strategy.endgame import DEFAULT_DEPTH, endgame, settled
+from yacht.strategy.errors import StrategyError
 from yacht.strategy.lookahead import lookahead_scores
 from yacht.strategy.policy import SAMPLES, expected_cache, sampler
 from yacht.strategy.remaining import remaining
@@ -124,15 +125,15 @@ def play_match(
     """
     names = tuple(b.strip().lower() for b in bots)
     if not 1 <= len(names) <= 6:
-        raise ValueError(f"a match needs 1 to 6 seats, got {len(names)}")
+        raise StrategyError("match_seats", n=len(names))
     unknown = [b for b in names if b not in MATCH_BOTS]
     if unknown:
         known = ", ".join(MATCH_BOTS)
-        raise ValueError(f"the match simulator plays {known}; not {', '.join(unknown)}")
+        raise StrategyError("match_bots", known=known, unknown=", ".join(unknown))
     if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
-        raise ValueError(f"games must be a whole number >= 1, got {games!r}")
+        raise StrategyError("games", games=games)
     if plan not in PLANS:
-        raise ValueError(f"unknown plan {plan!r} (use one of {', '.join(PLANS)})")
+        raise StrategyError("plan", plan=plan, plans=", ".join(PLANS))
     preset = rules_by_name(rules)
     began = time.perf_counter()
     runner = _Runner(preset, names, games, depth, plan)

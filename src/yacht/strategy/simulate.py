@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from yacht.dice import ROLLS
 from yacht.rules import CATEGORIES, Rules, rules_by_name
+from yacht.strategy.errors import StrategyError
 from yacht.strategy.policy import (
     REROLL_KEEPS,
     SAMPLES,
@@ -132,11 +133,11 @@ def simulate(
     True
     """
     if isinstance(games, bool) or not isinstance(games, int) or games <= 0:
-        raise ValueError(f"games must be at least 1, got {games!r}")
+        raise StrategyError("games_at_least_one", games=games)
     if not temperature >= 0:
-        raise ValueError(f"temperature must be >= 0, got {temperature!r}")
+        raise StrategyError("temperature", temperature=temperature)
     if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
-        raise ValueError(f"target must be a whole number of points, got {target!r}")
+        raise StrategyError("target", target=target)
     preset = rules_by_name(rules)
     if bot is None:
         bot = f"target:{target}" if target is not None else "optimal"

@@ -23,6 +23,7 @@ import numpy as np
 
 from yacht.rules import CATEGORIES, Category, Rules
 from yacht.strategy import cache
+from yacht.strategy.errors import StrategyError
 from yacht.strategy.tables import F64, FULL, I64, ScoreTable, by_category, score_table
 from yacht.strategy.turn import (
     best_categories,
@@ -56,10 +57,10 @@ def mask_of(used: Iterable[Category | str] | int) -> int:
     2049
     """
     if isinstance(used, bool):
-        raise ValueError(f"used categories must be categories or an int mask, got {used!r}")
+        raise StrategyError("used", used=used)
     if isinstance(used, int):
         if not 0 <= used <= FULL:
-            raise ValueError(f"used-category mask {used!r} is outside 0..{FULL}")
+            raise StrategyError("used_mask", used=used, most=FULL)
         return used
     mask = 0
     for c in used:
@@ -154,13 +155,14 @@ class Solution:
         """
         mask = mask_of(used)
         if isinstance(upper, bool) or not isinstance(upper, int):
-            raise ValueError(f"upper subtotal must be a whole number, got {upper!r}")
+            raise StrategyError("upper_type", upper=upper)
         possible = self.table.possible_uppers(mask)
         capped = upper == self.table.cap and max(possible) >= upper
         if upper not in possible and not capped:
-            names = [c.value for c in CATEGORIES[:6] if mask >> c.index & 1]
-            with_ = ", ".join(names) if names else "no upper category"
-            raise ValueError(f"upper subtotal {upper} is impossible with {with_} used")
+            used_upper = [c for c in CATEGORIES[:6] if mask >> c.index & 1]
+            if not used_upper:
+                raise StrategyError("upper_impossible_none", upper=upper)
+            raise StrategyError("upper_impossible", upper=upper, used=used_upper)
         return mask, min(upper, self.table.cap)
 
     def value(self, used: Iterable[Category | str] | int, upper: int = 0) -> float:
@@ -175,7 +177,7 @@ class Solution:
         """Optimal keeps and categories for every roll of a turn from one state."""
         mask, up = self.state(used, upper)
         if mask == FULL:
-            raise ValueError("every category is filled: there is no turn to play")
+            raise StrategyError("no_turn")
         return self._policy(mask, up)
 
     def turn_policies(self, masks: I64, uppers: I64) -> TurnPolicy:
@@ -184,9 +186,9 @@ class Solution:
         m = np.asarray(masks, dtype=np.int64)
         u = np.asarray(uppers, dtype=np.int64)
         if m.shape != u.shape or m.ndim != 1:
-            raise ValueError("masks and uppers must be 1-d arrays of the same length")
+            raise StrategyError("arrays")
         if np.any((m < 0) | (m >= FULL)) or np.any((u < 0) | (u > self.table.cap)):
-            raise ValueError("states must have a category open and an upper within 0..cap")
+            raise StrategyError("states")
         by_category = category_values(self.table, self.state_values, m, u)
         stop = stop_values(self.table, by_category)
         keeps1 = keep_values(stop)

@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from yacht.rules import CATEGORIES, Category, Rules, rules_by_name
 from yacht.strategy import cache
+from yacht.strategy.errors import StrategyError
 from yacht.strategy.solver import TurnPolicy, layers, solve
 from yacht.strategy.tables import F64, FULL, I64, ScoreTable, by_category, score_table
 from yacht.strategy.turn import (
@@ -72,11 +73,11 @@ class TargetTable:
         """``(mask, tracked upper, needed)``, checked: the table must reach ``needed``."""
         mask, up = solve(self.rules).state(used, upper)
         if isinstance(needed, bool) or not isinstance(needed, int):
-            raise ValueError(f"points needed must be a whole number, got {needed!r}")
+            raise StrategyError("needed", needed=needed)
         if needed > self.limit and needed <= self.most[mask, up]:
-            raise ValueError(f"this target table answers up to {self.limit} points needed")
+            raise StrategyError("needed_limit", limit=self.limit)
         if mask & self.base != self.base:
-            raise ValueError(f"this target table covers the sheets that follow mask {self.base}")
+            raise StrategyError("needed_base", base=self.base)
         return mask, up, needed
 
     def covers(self, base: int, limit: int) -> bool:
@@ -118,7 +119,7 @@ class TargetTable:
         """The target policy for every roll of one turn (see :class:`TurnPolicy`)."""
         mask, up, n = self.state(used, needed, upper)
         if mask == FULL:
-            raise ValueError("every category is filled: there is no turn to play")
+            raise StrategyError("no_turn")
         many = self.turn_policies(np.array([mask]), np.array([up]), np.array([n]))
         return TurnPolicy(many.keep2[:, 0], many.keep1[:, 0], many.category[:, 0])
 
@@ -280,7 +281,7 @@ def target_probability(
     """The best P(scoring at least ``needed`` more points) from a turn's start."""
     mask, up = solve(rules).state(used, upper)
     if isinstance(needed, bool) or not isinstance(needed, int):
-        raise ValueError(f"points needed must be a whole number, got {needed!r}")
+        raise StrategyError("needed", needed=needed)
     if needed <= 0:
         return 1.0
     if needed > score_table(rules_by_name(rules)).most_to_come(mask, up):
@@ -307,9 +308,9 @@ def option_probabilities(
 
     ``upper`` is the tracked (capped) subtotal; ``banked`` the points on the sheet.
     """
-    for name, value in (("target", target), ("banked points", banked)):
+    for code, value in (("target_points", target), ("banked_points", banked)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"{name} must be a whole number of points >= 0, got {value!r}")
+            raise StrategyError(code, value=value)
     needed = max(0, target - banked)
     table = target_table(rules, min(needed, score_table(rules).most_to_come(0, 0)), base=mask)
     needed = min(needed, int(table.most[mask, upper]) + 1)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from yacht.rules import CATEGORIES, Category
+from yacht.strategy.errors import StrategyError
 from yacht.strategy.tables import (
     ADD_FACE,
     DROP_DIE,
@@ -114,7 +115,7 @@ def stop_values(table: ScoreTable, by_category: list[F64 | None]) -> F64:
         np.take(values, table.value_index[c], axis=0, out=tmp, mode="clip")
         np.maximum(out, tmp, out=out)
     if out is None:
-        raise ValueError("every category is filled: there is no turn to play")
+        raise StrategyError("no_turn")
     return out
 
 
@@ -133,7 +134,7 @@ def best_categories(table: ScoreTable, by_category: list[F64 | None]) -> I64:
         best_value = np.where(better, v, best_value)
         best[better] = c
     if best is None:
-        raise ValueError("every category is filled: there is no turn to play")
+        raise StrategyError("no_turn")
     return best
 
 

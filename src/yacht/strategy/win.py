@@ -36,6 +36,7 @@ from yacht.dice import KEEPS
 from yacht.game import TurnView
 from yacht.rules import CATEGORIES, Category, Rules, rules_by_name, validate_dice
 from yacht.strategy.endgame import FULL, endgame, play_depth
+from yacht.strategy.errors import StrategyError
 from yacht.strategy.hints import option_json, option_text
 from yacht.strategy.lookahead import lookahead_scores
 from yacht.strategy.remaining import remaining
@@ -189,9 +190,9 @@ def _compute_values(
     plan: str,
 ) -> PositionValues:
     if me.used == FULL:
-        raise ValueError("all categories are used: there is nothing left to score")
+        raise StrategyError("all_used")
     if plan not in PLANS:
-        raise ValueError(f"unknown plan {plan!r} (use one of {', '.join(PLANS)})")
+        raise StrategyError("plan", plan=plan, plans=", ".join(PLANS))
     used = np.array([me.used])
     expected = expected_rows(rules, used, np.array([me.upper]))[:, 0]
     if not opponents:  # alone: first place is certain, so play for points
@@ -257,9 +258,9 @@ def seat_hint(
     faces = validate_dice(dice)
     roll = tuple(sorted(faces))
     if isinstance(rolls_left, bool) or rolls_left not in (0, 1, 2):
-        raise ValueError(f"rolls left must be 0, 1 or 2, got {rolls_left!r}")
+        raise StrategyError("rolls_left", rolls=rolls_left)
     if len(opponents) > 5:
-        raise ValueError(f"a game has at most 6 players, got {len(opponents) + 1}")
+        raise StrategyError("too_many_players", n=len(opponents) + 1)
     # depth=None: the best table there is; an explicit depth (0: none) is what was asked for.
     solved = _solved(preset, me, opponents) if depth is None else None
     values = solved or position_values(preset, me, opponents, depth=depth, plan=plan)
@@ -311,7 +312,7 @@ def parse_sheets(text: str, rules: Rules | str = "traditional") -> list[dict[Cat
     >>> parse_sheets("ones=7")
     Traceback (most recent call last):
     ...
-    ValueError: opponent 1: ones cannot score 7 under traditional
+    yacht.strategy.errors.StrategyError: opponent 1: ones cannot score 7 under traditional
     """
     preset = rules_by_name(rules)
     text = text.strip()
@@ -320,9 +321,9 @@ def parse_sheets(text: str, rules: Rules | str = "traditional") -> list[dict[Cat
         try:
             data = json.loads(text)
         except json.JSONDecodeError as e:
-            raise ValueError(f"opponents' sheets are not valid JSON: {e}") from None
+            raise StrategyError("sheets_json", line=e.lineno, column=e.colno) from None
         if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
-            raise ValueError("opponents' sheets: need a JSON list of {category: points}")
+            raise StrategyError("sheets_list", example='[{"ones": 3, "yacht": 50}]')
         raw = data
     else:
         for part in text.split(";"):
@@ -331,13 +332,13 @@ def parse_sheets(text: str, rules: Rules | str = "traditional") -> list[dict[Cat
             for pair in [] if part.lower() in ("", "-", "empty") else part.split(","):
                 name, eq, given = pair.partition("=")
                 if not eq:
-                    raise ValueError(f"opponents' sheets: {pair.strip()!r} is not category=points")
+                    raise StrategyError("sheets_pair", pair=pair.strip())
                 if name.strip() in sheet:
-                    raise ValueError(f"opponents' sheets: {name.strip()} is given twice")
+                    raise StrategyError("sheets_twice", name=name.strip())
                 sheet[name.strip()] = given.strip()
             raw.append(sheet)
     if not 1 <= len(raw) <= 5:
-        raise ValueError(f"need 1 to 5 opponents' sheets, got {len(raw)}")
+        raise StrategyError("sheets_count", n=len(raw))
     table = score_table(preset)
     out = []
     for i, sheet in enumerate(raw, 1):
@@ -347,13 +348,13 @@ def parse_sheets(text: str, rules: Rules | str = "traditional") -> list[dict[Cat
             try:
                 points = int(str(value))
             except ValueError:
-                raise ValueError(f"opponent {i}: {c.value}={value!r} is not a number") from None
+                raise StrategyError("opponent_points", i=i, category=c, value=value) from None
             if points not in table.values[c.index]:
-                raise ValueError(
-                    f"opponent {i}: {c.value} cannot score {points} under {preset.name}"
+                raise StrategyError(
+                    "opponent_cannot", i=i, category=c, points=points, rules=preset.name
                 )
             if c in parsed:
-                raise ValueError(f"opponent {i}: {c.value} is given twice")
+                raise StrategyError("opponent_twice", i=i, category=c)
             parsed[c] = points
         out.append(parsed)
     return out
@@ -372,7 +373,7 @@ def win_hint_for_view(
 ) -> WinHint:
     """The win hint for the current player of a game, from :meth:`yacht.game.Game.view`."""
     if view.dice is None:
-        raise ValueError("no dice on the table yet: the turn starts with a roll")
+        raise StrategyError("no_dice")
     return win_hint(
         view.rules,
         view.sheet,
@@ -390,7 +391,7 @@ def decide(
     """The ``winner`` bot's decision: the keep (0-4 faces) or category with the best chance
     of finishing first (an exact tie goes to the higher expected score)."""
     if view.dice is None:
-        raise ValueError("no dice on the table yet: the turn starts with a roll")
+        raise StrategyError("no_dice")
     me = seat_of(view.rules, view.sheet)
     others = [seat_of(view.rules, s) for s in _view_sheets(view)]
     values = position_values(view.rules, me, others, depth=depth, plan=plan)

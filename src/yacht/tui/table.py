@@ -39,7 +39,7 @@ from yacht.actions import (
 )
 from yacht.dice import DiceSource, RandomDice
 from yacht.game import Event, Game
-from yacht.i18n import category_label
+from yacht.i18n import category_label, error_text
 from yacht.rules import Category
 from yacht.tui.records import Records
 from yacht.tui.saves import clear_save, write_save
@@ -180,7 +180,7 @@ class Table:
         """A refusal from the engine, in the player's language."""
         _ = self._
         if isinstance(error, UndoNotAllowedError):
-            return self.refusal(Undo()) or str(error)
+            return self.refusal(Undo()) or error_text(error, self.config.lang)
         if isinstance(error, NoRollsLeftError):
             return _("No rolls left: choose a category to score.")
         if isinstance(error, NotRolledError):
@@ -189,4 +189,4 @@ class Table:
             return _("That category is already filled.")
         if isinstance(error, GameOverError):
             return _("The game is over.")
-        return str(error)
+        return error_text(error, self.config.lang)

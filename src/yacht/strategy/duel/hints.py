@@ -15,6 +15,7 @@ from yacht.game import TurnView
 from yacht.rules import Category, Rules
 from yacht.strategy.duel.layout import FULL, LAYERS, POPCOUNT
 from yacht.strategy.duel.table import DuelTable, open_table
+from yacht.strategy.errors import StrategyError
 from yacht.strategy.tables import F64, ROLL_INDEX, score_table
 from yacht.strategy.win_tables import (
     TIE_BREAK,
@@ -35,7 +36,7 @@ AGAINST = ("anyone", "optimal")
 def table_for(rules: Rules, me: int, other: int, against: str = "anyone") -> DuelTable | None:
     """The built table holding the positions after my turn at (me, other), or None."""
     if against not in AGAINST:
-        raise ValueError(f"against must be one of {', '.join(AGAINST)}, got {against!r}")
+        raise StrategyError("against", known=", ".join(AGAINST), against=against)
     if rules.upper_bonus is not None:
         return None
     n = int(POPCOUNT[me] + POPCOUNT[other])
@@ -79,7 +80,7 @@ def decide(view: TurnView, against: str = "anyone") -> tuple[int, ...] | Categor
     winning (an exact tie goes to the higher expected score), or None when the game is not
     heads-up or the table is not built."""
     if view.dice is None:
-        raise ValueError("no dice on the table yet: the turn starts with a roll")
+        raise StrategyError("no_dice")
     if len(view.sheets) != 2:
         return None
     rules = view.rules

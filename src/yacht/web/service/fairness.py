@@ -30,6 +30,7 @@ from typing import Any
 
 from yacht.actions import Action, GameError, Roll
 from yacht.dice import FairDice
+from yacht.errors import N_, Message, Term, YachtError
 from yacht.fields import is_int
 from yacht.game import Game
 from yacht.rules import RulesError, rules_by_name
@@ -38,6 +39,7 @@ __all__ = [
     "RULE",
     "BadGameFileError",
     "Verdict",
+    "VerifyProblem",
     "contribute",
     "dice_key",
     "next_fair",
@@ -80,8 +82,59 @@ def contribute(
     return fair
 
 
-class BadGameFileError(ValueError):
+class BadGameFileError(
+    YachtError,
+    ValueError,
+    messages={
+        "fair_not_a_game": N_("not a yacht game file (no 'format': 'yacht-game')"),
+        "fair_no_seed_revealed": N_(
+            "the game has no revealed dice seed (the server reveals it when the game is over)"
+        ),
+        "fair_not_fair_dice": N_("the dice are {kind!r}, not provably fair dice"),
+        "fair_no_server_seed": N_("the dice description has no server seed"),
+        "fair_no_commitment": N_("the game file has no published commitment to check against"),
+        "fair_malformed": N_("malformed game file: {reason}"),
+        "fair_too_deep": N_("malformed game file: nested too deeply"),
+        "fair_contributions": N_("the fair record's contributions are not a list of seat and seed"),
+        "fair_unknown_rule": N_("unknown fair dice rule {rule!r}"),
+        "fair_fingerprint": N_("preset {name!r} scores differently here"),
+        "fair_event_malformed": N_("event {number} is malformed: {reason}"),
+    },
+):
     """The file cannot be checked: not a game, no revealed seed, no commitment."""
+
+
+class VerifyProblem(
+    YachtError,
+    messages={
+        "verify_seat_twice": N_("a seat gave more than one seed"),
+        "verify_dice_key": N_(
+            "the dice key is not the one the commitment and the players' seeds make"
+        ),
+        "verify_log_order": N_("the fair log is out of order: {kinds}"),
+        "verify_log_times": N_("the fair log's times do not go forward"),
+        "verify_commitment": N_("the revealed seed does not match the published commitment"),
+        "verify_commitment_changed": N_(
+            "the file's commitment is not the one you saw: the server changed its seed"
+        ),
+        "verify_seed_missing": N_("your seed is not among the seeds the dice key is made of"),
+        "verify_rule_1": N_("the game follows rule 1: no player's seed went into its dice"),
+        "verify_start": N_(
+            "start: recorded first player {recorded} after rolls {rolls}, the seed gives "
+            "{first} after {start_rolls}"
+        ),
+        "verify_illegal": N_("event {number} is not a legal move: {reason}"),
+        "verify_roll": N_("event {number} ({roll}): recorded {recorded}, the seed gives {dice}"),
+        "verify_points": N_(
+            "event {number} ({action}): recorded {recorded} points, the dice score {points}"
+        ),
+        "verify_totals": N_("totals: recorded {recorded}, replay gives {totals}"),
+        "verify_winners": N_("winners: recorded {recorded}, replay gives {winners}"),
+        "verify_unfinished": N_("the game is not finished"),
+    },
+):
+    """What a check found wrong with a game (a value in :attr:`Verdict.problems`, not raised):
+    its ``str()`` is English, :func:`yacht.i18n.error_text` gives it in a player's language."""
 
 
 @dataclass
@@ -92,7 +145,7 @@ class Verdict:
     rolls: int = 0
     dice: int = 0
     commitment: str = ""
-    problems: list[str] = field(default_factory=list)
+    problems: list[VerifyProblem] = field(default_factory=list)
     seeds: int | None = None  # rule 2: how many players' seeds the dice key is made of
 
     def summary(self) -> str:
@@ -103,7 +156,7 @@ class Verdict:
                 f"fair: the seed matches its commitment {self.commitment[:16]}...{key} and "
                 f"re-derives all {self.rolls} rolls ({self.dice} dice)"
             )
-        return "NOT fair: " + "; ".join(self.problems)
+        return "NOT fair: " + "; ".join(map(str, self.problems))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -111,32 +164,30 @@ class Verdict:
             "rolls": self.rolls,
             "dice": self.dice,
             "commitment": self.commitment,
-            "problems": list(self.problems),
+            "problems": [str(problem) for problem in self.problems],
             "seeds": self.seeds,
         }
 
 
-def _faces(values: Sequence[int] | None) -> str:
-    return " ".join(map(str, values)) if values else "nothing"
+def _faces(values: Sequence[int] | None) -> str | Message:
+    return " ".join(map(str, values)) if values else Message(N_("nothing"))
 
 
 def _require(data: Mapping[str, Any]) -> tuple[str, str, str]:
     if not isinstance(data, Mapping) or data.get("format") != "yacht-game":
-        raise BadGameFileError("not a yacht game file (no 'format': 'yacht-game')")
+        raise BadGameFileError("fair_not_a_game")
     dice = data.get("dice")
     if not isinstance(dice, Mapping):
-        raise BadGameFileError(
-            "the game has no revealed dice seed (the server reveals it when the game is over)"
-        )
+        raise BadGameFileError("fair_no_seed_revealed")
     if dice.get("kind") != "fair":
-        raise BadGameFileError(f"the dice are {dice.get('kind')!r}, not provably fair dice")
+        raise BadGameFileError("fair_not_fair_dice", kind=dice.get("kind"))
     seed, client = dice.get("server_seed"), dice.get("client_seed", "")
     fair = data.get("fair")
     commitment = fair.get("commitment") if isinstance(fair, Mapping) else None
     if not isinstance(seed, str) or not seed or not isinstance(client, str):
-        raise BadGameFileError("the dice description has no server seed")
+        raise BadGameFileError("fair_no_server_seed")
     if not isinstance(commitment, str) or not commitment:
-        raise BadGameFileError("the game file has no published commitment to check against")
+        raise BadGameFileError("fair_no_commitment")
     return seed, client, commitment
 
 
@@ -153,9 +204,9 @@ def verify(
     except BadGameFileError:
         raise
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as e:
-        raise BadGameFileError(f"malformed game file: {e!r}"[:300]) from None
+        raise BadGameFileError("fair_malformed", reason=repr(e)[:280]) from None
     except RecursionError:
-        raise BadGameFileError("malformed game file: nested too deeply") from None
+        raise BadGameFileError("fair_too_deep") from None
 
 
 def _rule2(fair: Mapping[str, Any], commitment: str, key: str, verdict: Verdict) -> list[str]:
@@ -166,22 +217,20 @@ def _rule2(fair: Mapping[str, Any], commitment: str, key: str, verdict: Verdict)
         isinstance(c, Mapping) and is_int(c.get("seat")) and isinstance(c.get("seed"), str)
         for c in contributions
     ):
-        raise BadGameFileError("the fair record's contributions are not a list of seat and seed")
+        raise BadGameFileError("fair_contributions")
     if len({c["seat"] for c in contributions}) != len(contributions):
-        verdict.problems.append("a seat gave more than one seed")
+        verdict.problems.append(VerifyProblem("verify_seat_twice"))
     if dice_key(commitment, contributions) != key:
-        verdict.problems.append(
-            "the dice key is not the one the commitment and the players' seeds make"
-        )
+        verdict.problems.append(VerifyProblem("verify_dice_key"))
     log = fair.get("log")
     if log is not None:
         kinds = [e.get("event") if isinstance(e, Mapping) else None for e in log]
         expected = ["commitment", *(["contribution"] * len(contributions)), "start"]
         times = [e.get("at") for e in log if isinstance(e, Mapping)]
         if kinds != expected:
-            verdict.problems.append(f"the fair log is out of order: {kinds}")
+            verdict.problems.append(VerifyProblem("verify_log_order", kinds=kinds))
         elif not all(isinstance(t, str) for t in times) or times != sorted(map(str, times)):
-            verdict.problems.append("the fair log's times do not go forward")
+            verdict.problems.append(VerifyProblem("verify_log_times"))
     return [c["seed"] for c in contributions]
 
 
@@ -189,26 +238,24 @@ def _verify(data: Mapping[str, Any], seen: str | None, mine: str | None) -> Verd
     seed, client, commitment = _require(data)
     verdict = Verdict(fair=True, commitment=commitment)
     if hashlib.sha256(seed.encode()).hexdigest() != commitment.lower():
-        verdict.problems.append("the revealed seed does not match the published commitment")
+        verdict.problems.append(VerifyProblem("verify_commitment"))
     if seen is not None and seen.lower() != commitment.lower():
-        verdict.problems.append(
-            "the file's commitment is not the one you saw: the server changed its seed"
-        )
+        verdict.problems.append(VerifyProblem("verify_commitment_changed"))
     fair = data["fair"]
     if fair.get("rule", 1) == RULE:
         seeds = _rule2(fair, commitment, client, verdict)
         verdict.seeds = len(seeds)
         if mine is not None and mine not in seeds:
-            verdict.problems.append("your seed is not among the seeds the dice key is made of")
+            verdict.problems.append(VerifyProblem("verify_seed_missing"))
     elif fair.get("rule", 1) != 1:
-        raise BadGameFileError(f"unknown fair dice rule {fair.get('rule')!r}")
+        raise BadGameFileError("fair_unknown_rule", rule=fair.get("rule"))
     elif mine is not None:
-        verdict.problems.append("the game follows rule 1: no player's seed went into its dice")
+        verdict.problems.append(VerifyProblem("verify_rule_1"))
     source = FairDice(seed, client)
     try:
         rules = rules_by_name(data["rules"])
         if data.get("rules_fingerprint") not in (None, rules.fingerprint()):
-            raise BadGameFileError(f"preset {rules.name!r} scores differently here")
+            raise BadGameFileError("fair_fingerprint", name=rules.name)
         start = data.get("start", {})
         game = Game(
             data["players"],
@@ -219,15 +266,20 @@ def _verify(data: Mapping[str, Any], seen: str | None, mine: str | None) -> Verd
         )
         events = list(data["events"])
     except (KeyError, TypeError, AttributeError, RulesError) as e:
-        raise BadGameFileError(f"malformed game file: {e!r}") from None
+        raise BadGameFileError("fair_malformed", reason=repr(e)) from None
     except ValueError as e:
-        raise BadGameFileError(f"malformed game file: {e}") from None
+        raise BadGameFileError("fair_malformed", reason=e) from None
     if game.start_rolls != [list(r) for r in start.get("rolls", [])] or game.first != start.get(
         "first", 0
     ):
         verdict.problems.append(
-            f"start: recorded first player {start.get('first')} after rolls "
-            f"{start.get('rolls')}, the seed gives {game.first} after {game.start_rolls}"
+            VerifyProblem(
+                "verify_start",
+                recorded=start.get("first"),
+                rolls=start.get("rolls"),
+                first=game.first,
+                start_rolls=game.start_rolls,
+            )
         )
     verdict.dice = source.drawn
     for number, raw in enumerate(events, start=1):
@@ -239,33 +291,43 @@ def _verify(data: Mapping[str, Any], seen: str | None, mine: str | None) -> Verd
                 raise TypeError(f"player {raw['player']!r} is not a seat number")
             event = game.apply(action, player=raw["player"])
         except (KeyError, TypeError) as e:
-            raise BadGameFileError(f"event {number} is malformed: {e!r}") from None
+            raise BadGameFileError("fair_event_malformed", number=number, reason=repr(e)) from None
         except GameError as e:
-            verdict.problems.append(f"event {number} is not a legal move: {e}")
+            verdict.problems.append(VerifyProblem("verify_illegal", number=number, reason=e))
             break
         if isinstance(action, Roll):
             verdict.rolls += 1
             if list(raw.get("dice") or []) != list(event.dice or ()):
                 verdict.problems.append(
-                    f"event {number} (roll): recorded {_faces(raw.get('dice'))}, "
-                    f"the seed gives {_faces(event.dice)}"
+                    VerifyProblem(
+                        "verify_roll",
+                        number=number,
+                        roll=Term("command", "roll"),
+                        recorded=_faces(raw.get("dice")),
+                        dice=_faces(event.dice),
+                    )
                 )
         elif raw.get("points", event.points) != event.points:
             verdict.problems.append(
-                f"event {number} ({raw['action']}): recorded {raw.get('points')} points, "
-                f"the dice score {event.points}"
+                VerifyProblem(
+                    "verify_points",
+                    number=number,
+                    action=action.words(),
+                    recorded=raw.get("points"),
+                    points=event.points,
+                )
             )
     verdict.dice = source.drawn
     if not verdict.problems:
         if "totals" in data and list(data["totals"]) != game.totals:
             verdict.problems.append(
-                f"totals: recorded {data['totals']}, replay gives {game.totals}"
+                VerifyProblem("verify_totals", recorded=data["totals"], totals=game.totals)
             )
         if "winners" in data and list(data["winners"]) != game.winners():
             verdict.problems.append(
-                f"winners: recorded {data['winners']}, replay gives {game.winners()}"
+                VerifyProblem("verify_winners", recorded=data["winners"], winners=game.winners())
             )
         if not game.finished:
-            verdict.problems.append("the game is not finished")
+            verdict.problems.append(VerifyProblem("verify_unfinished"))
     verdict.fair = not verdict.problems
     return verdict
