@@ -92,6 +92,10 @@ class Settings(BaseSettings):
     sweep_every: float = 60.0  # s between two clean-ups
     waiting_per_client: int = 5  # tables waiting for players one client may have opened
     waiting_total: int = 1000  # tables waiting for players on the whole server
+    # tables played by bots only (they cost CPU while they play) one client may have opened,
+    # and on the whole server
+    bot_tables_per_client: int = 2
+    bot_tables_total: int = 20
     pg_direct: bool = True
     # s a process's entry and connection slots in Redis outlive it (yacht.web.edge.shared)
     limits_ttl: float = Field(default=30.0, gt=0)

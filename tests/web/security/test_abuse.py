@@ -37,10 +37,12 @@ def test_one_client_cannot_flood_the_lobby_with_tables(client: TestClient) -> No
     assert r.json() == {**r.json(), "type": "error", "code": "rate_limited"}
     assert "waiting" in r.json()["message"]
     assert len(client.get("/api/tables", params={"limit": 100}).json()) == WAITING_PER_CLIENT
-    # a table of bots only waits for nobody: it does not count, but the rate does
+    # a table of bots only waits for nobody: not a waiting table (it has a cap of its own,
+    # test_table_caps.py), and the rate counts it
     bots = {"seats": [{"kind": "bot", "bot": "greedy"}]}
     statuses = [client.post("/api/tables", json=bots).status_code for _ in range(20)]
-    assert statuses.count(201) == QUOTAS["create"].burst - WAITING_PER_CLIENT - 1
+    assert statuses[0] == 201
+    assert statuses.count(201) <= QUOTAS["create"].burst - WAITING_PER_CLIENT - 1
     assert set(statuses) == {201, 429}
 
 

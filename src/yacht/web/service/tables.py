@@ -341,7 +341,9 @@ class TableService:
         """Open a table (``creator``: who asks, for the cap on their waiting tables)."""
         rules = checked(spec)
         await self._check_names([s.name for s in spec.seats if s.name])
-        if not all(s.kind == "bot" for s in spec.seats):
+        if all(s.kind == "bot" for s in spec.seats):
+            await self._check_bot_tables(creator)
+        else:
             await self._check_waiting(creator)
         levels = Counter(s.bot for s in spec.seats if s.kind == "bot")
         for _ in range(10):
@@ -382,6 +384,23 @@ class TableService:
         total = await self.store.awaiting_count()
         if total >= self.settings.waiting_total:
             raise TableError("busy", f"the server has {total} tables waiting: join one of them")
+
+    async def _check_bot_tables(self, creator: str | None) -> None:
+        """Refuse a new table of bots only while ``creator`` (or the server) has too many
+        being played: they start at once and cost the server CPU until they finish."""
+        if creator is not None:
+            mine = await self.store.abot_tables_count(creator)
+            if mine >= self.settings.bot_tables_per_client:
+                raise TableError(
+                    "rate_limited",
+                    f"you have {mine} tables of bots being played, the most one client may "
+                    "have: watch one to its end first",
+                )
+        total = await self.store.abot_tables_count()
+        if total >= self.settings.bot_tables_total:
+            raise TableError(
+                "busy", f"the server has {total} tables of bots being played: try again later"
+            )
 
     async def _check_names(self, names: list[str]) -> None:
         """Refuse a name the operator has banned (``yacht admin names ban``)."""

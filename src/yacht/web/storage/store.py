@@ -383,6 +383,9 @@ class Store:
     async def awaiting_count(self, creator: str | None = None) -> int:
         return await self._guard(self._thread(self.waiting_count, creator))
 
+    async def abot_tables_count(self, creator: str | None = None) -> int:
+        return await self._guard(self._thread(self.bot_tables_count, creator))
+
     async def aexpire(self, waiting_before: datetime, idle_before: datetime) -> list[str]:
         return await self._guard(asyncio.to_thread(self.expire, waiting_before, idle_before))
 
@@ -577,6 +580,29 @@ class Store:
                 & (_GAMES.c.number == _TABLES.c.game_number),
             )
             .where(_GAMES.c.status == "waiting")
+        )
+        if creator is not None:
+            query = query.where(_TABLES.c.creator == creator)
+        with self.engine.connect() as c:
+            return int(c.scalar(query) or 0)
+
+    def bot_tables_count(self, creator: str | None = None) -> int:
+        """Tables whose current game is being played with no person seated (opened by
+        ``creator``, if given)."""
+        person = (
+            select(_SEATS.c.table_code)
+            .where((_SEATS.c.table_code == _TABLES.c.code) & (_SEATS.c.kind == "human"))
+            .exists()
+        )
+        query = (
+            select(func.count())
+            .select_from(_TABLES)
+            .join(
+                _GAMES,
+                (_GAMES.c.table_code == _TABLES.c.code)
+                & (_GAMES.c.number == _TABLES.c.game_number),
+            )
+            .where((_GAMES.c.status == "playing") & ~person)
         )
         if creator is not None:
             query = query.where(_TABLES.c.creator == creator)
