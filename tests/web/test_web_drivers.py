@@ -4,6 +4,7 @@ without it, stops instead of racing for every timeout."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -74,14 +75,15 @@ def test_a_rematch_while_the_review_is_written_is_driven(
     writing the finished game's review (the driver used to end with the review)."""
     from yacht.web.service import bots
 
-    real = bots.review_json
-
     def slow_review(game: Any) -> Any:
-        review = real(game)
+        review = bots.review_json(game)
         time.sleep(0.4)  # the rematch below lands while the review is being made
         return review
 
-    monkeypatch.setattr(bots, "review_json", slow_review)
+    async def review(game: Any) -> Any:  # in a thread here, where the test can slow it
+        return await asyncio.to_thread(slow_review, game)
+
+    monkeypatch.setattr(bots, "review", review)
     with TestClient(make_app(db)) as client:
         t = Table.create(client, "random", "human")
         t.join(1, "Ann")

@@ -1,7 +1,9 @@
 """The web game's links to the players and judges: bots, hints and reviews.
 
 The server never plays or judges on its own: it asks :mod:`yacht.bots`, :mod:`yacht.strategy`
-and :mod:`yacht.review`, and turns their answers into what the page shows.
+and :mod:`yacht.review`, and turns their answers into what the page shows. What costs CPU (a
+hint, a ``winner`` or ``target:T`` move, a review, building a table) is worked out in the
+server's worker process (:mod:`yacht.web.service.workers`), so moves never wait for it.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ __all__ = [
     "portable",
     "prepare_tables",
     "prepare_win_tables",
+    "review",
     "review_json",
     "tables_ready",
 ]
@@ -227,6 +230,13 @@ def hint_reply(view: TurnView, limit: int = 5) -> dict[str, Any]:
             }
         )
     return {"options": out, "exact": exact, "solved": solved}
+
+
+async def review(game: Game) -> dict[str, Any]:
+    """:func:`review_json` worked out in the worker process: a two-player game's review is
+    about half a second of CPU (P(win) at every decision), which in a thread of the serving
+    process would hold every table's moves up as a game ends."""
+    return await workers().run(review_json, game)
 
 
 def review_json(game: Game) -> dict[str, Any]:

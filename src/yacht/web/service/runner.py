@@ -241,7 +241,7 @@ class Runner:
         is still its current one (its players see it at once), else straight on the game's own
         row (the table has moved on to a rematch)."""
         try:
-            review = await asyncio.to_thread(bots.review_json, game)
+            review = await bots.review(game)
         except Exception:
             log.exception("table %s: the review of game %d failed", code, number)
             return
