@@ -21,6 +21,14 @@ Starts ``yacht serve`` on a fresh database and waits until it says it is ready (
 
 Prints one JSON line with the machine (CPU, cores, load average before and after: the
 figures mean little on a loaded machine). Loopback only; not part of ``make bench``.
+
+    python -m benchmarks.hintflood --save ...   # also into benchmarks/results/hintflood/
+    python -m benchmarks.hintflood --report     # docs/web/limits.md's figures from those
+
+``--report`` writes the "Hints and moves" figures of ``docs/web/limits.md`` (between
+``<!-- hintflood:start -->`` and ``<!-- hintflood:end -->``) from the newest saved run of
+each ``--rate`` and the newest ``benchmarks.tables`` run saved as
+``benchmarks/results/tables.json``: the docs' figures are never typed in.
 """
 
 from __future__ import annotations
@@ -36,11 +44,19 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
 
 from benchmarks.machine import machine
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results" / "hintflood"
+TABLES = ROOT / "benchmarks" / "results" / "tables.json"
+DOC = ROOT / "docs" / "web" / "limits.md"
+START, END = "<!-- hintflood:start -->\n", "<!-- hintflood:end -->\n"
 
 
 def free_port() -> int:
@@ -245,11 +261,80 @@ def ready(url: str) -> bool:
     return False
 
 
+def _load(m: dict[str, Any]) -> str:
+    return (
+        f"{m['cpu']}, {m['cores']} cores, Python {m['python']}, load average "
+        f"{m['load_average'][0]:.1f} before and {m['load_average_after'][0]:.1f} after"
+    )
+
+
+def markdown() -> str:
+    """The figures of the newest saved run of each rate (and of the tables), as markdown."""
+    newest: dict[float, dict[str, Any]] = {}
+    for path in sorted(RESULTS.glob("*.json")):
+        run = json.loads(path.read_text())
+        newest[run["moves"]["rate"]] = run
+    lines = [
+        "| Flood (16 clients) | Moves quiet: median / p99 | Under plain requests | Under hints "
+        "| p99 ratio to quiet: median (worst) | to plain requests | First hint after ready |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    machines = []
+    for rate, run in sorted(newest.items()):
+        m = run["moves"]
+        runs = m["runs"]
+
+        def ms(key: str, runs: list[dict[str, Any]] = runs) -> str:
+            med = statistics.median(r[key]["median"] for r in runs)
+            return f"{med:.0f} / {statistics.median(r[key]['p99'] for r in runs):.0f} ms"
+
+        lines.append(
+            f"| {rate:g} requests/s each, {len(runs)} runs | {ms('quiet_ms')} "
+            f"| {ms('plain_requests_ms')} | {ms('flood_ms')} "
+            f"| {m['p99_ratio_median']:.1f} ({m['p99_ratio_worst']:.1f}) "
+            f"| {m['p99_ratio_to_plain_median']:.2f} ({m['p99_ratio_to_plain_worst']:.2f}) "
+            f"| {run['first_hint_s']:.1f} s |"
+        )
+        machines.append(f"{rate:g}/s: {_load(run['machine'])}")
+    out = "\n".join(lines) + "\n\nMeasured on " + "; ".join(machines) + ".\n"
+    if TABLES.exists():
+        tables = json.loads(TABLES.read_text())
+        out += (
+            "\n| Preset | First table, empty cache | Built afresh | Web's tables: built "
+            "| read back | their files (compressed) |\n|---|---|---|---|---|---|\n"
+        )
+        for name, row in tables["tables"].items():
+            files = row.get("files_mb_and_compressed", {}).values()
+            out += (
+                f"| {name} | {row['first_table_s']:.2f} s | {row['build_s']:.1f} s "
+                f"| {row.get('web_tables_build_s', float('nan')):.1f} s "
+                f"| {row.get('web_tables_read_s', float('nan')):.1f} s "
+                f"| {sum(f[0] for f in files):.1f} MB ({sum(f[1] for f in files):.1f} MB) |\n"
+            )
+        m = tables["machine"]
+        out += (
+            f"\nMeasured on {m['cpu']}, {m['cores']} cores, load average "
+            f"{m['load_average'][0]:.1f} before and {m['after'][0]:.1f} after.\n"
+        )
+    return out
+
+
+def report() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    head, _, rest = text.partition(START)
+    _, _, tail = rest.partition(END)
+    DOC.write_text(head + START + markdown() + END + tail, encoding="utf-8")
+
+
 def main() -> None:
+    if "--report" in sys.argv:
+        report()
+        return
     parser = argparse.ArgumentParser(prog="python -m benchmarks.hintflood")
     parser.add_argument("seconds", nargs="?", type=float, default=20.0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--moves-only", action="store_true")
+    parser.add_argument("--save", action="store_true", help="also into benchmarks/results/")
     parser.add_argument("--rate", type=float, default=10.0, help="requests a client sends a second")
     options = parser.parse_args()
     seconds, repeats = options.seconds, options.repeats
@@ -294,6 +379,10 @@ def main() -> None:
             server.terminate()
             server.wait(10)
     print(json.dumps(out))
+    if options.save:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        (RESULTS / f"{stamp}-rate{options.rate:g}.json").write_text(json.dumps(out) + "\n")
 
 
 if __name__ == "__main__":

@@ -5,13 +5,15 @@ package and building the rest before the web server says it is ready).
     python -m benchmarks.tables [--win] [PRESET ...]
 
 For each preset (all by default), in a fresh interpreter on an empty ``$YACHT_CACHE_DIR``:
-``first_table_s``, the seconds to the solved values (what the terminal game's first turn and
-every bot need; read from the package's shipped copy); ``build_s``, the seconds to build
-them afresh; and with ``--win`` the seconds to build the tables the web prepares before it
-says ready (:func:`yacht.web.service.bots.build_tables`: P(win) and endgame), then to read
-them all back from the disk cache as a restarted server does; with the size of every file
-the cache holds (MB as written, MB compressed as the package would ship it). Prints one JSON
-line with the machine (and its load average: the machine may be shared).
+``first_table_s``, the seconds to the solved values once the package is imported (what the
+terminal game's first turn and every bot need; read from the package's shipped copy);
+``build_s``, the seconds to build them afresh; and with ``--win`` the seconds to build the
+tables the web prepares before it says ready (:func:`yacht.web.service.bots.build_tables`:
+P(win) and endgame), then to read them all back from the disk cache as a restarted server
+does; with the size of every file the cache holds (MB as written, MB compressed as the
+package would ship it). Prints one JSON line with the machine (and its load average: the
+machine may be shared). ``--save`` also writes it to ``benchmarks/results/tables.json``
+(the figures ``python -m benchmarks.hintflood --report`` puts in the docs).
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ from benchmarks.machine import machine
 
 FIRST = """
 import json, sys, time
-start = time.perf_counter()
 from yacht.strategy import solve
+start = time.perf_counter()
 solution = solve(sys.argv[1])
 first = time.perf_counter() - start
 start = time.perf_counter()
@@ -83,7 +85,11 @@ def main() -> None:
                 row["files_mb_and_compressed"] = sizes(Path(cache))
         result[preset] = row
         print(preset, json.dumps(row), file=sys.stderr, flush=True)
-    print(json.dumps({"tables": result, "machine": {**before, "after": machine()["load_average"]}}))
+    out = json.dumps({"tables": result, "machine": {**before, "after": machine()["load_average"]}})
+    print(out)
+    if "--save" in sys.argv:
+        saved = Path(__file__).resolve().parent / "results" / "tables.json"
+        saved.write_text(out + "\n")
 
 
 if __name__ == "__main__":
