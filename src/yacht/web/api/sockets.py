@@ -120,6 +120,8 @@ class Connection:
 
     async def hello(self, msg: HelloMessage) -> BaseModel:
         fresh = [(s.seat, s.token) for s in msg.seats if s.seat not in self.seats]
+        for seat, _ in fresh:  # a seat reconnecting in a loop, from any number of clients
+            await self.service.limits.take("seat", f"{self.code}:{seat}")
         self.seats.update(await self.service.arrive(self.code, fresh))
         return WelcomeMessage(seats=sorted(self.seats), ref=msg.ref)
 
@@ -174,6 +176,11 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     service: TableService = websocket.app.state.service
     client = client_key(websocket.scope)
     capped = client is not None and client not in LOCAL  # not the operator's own load tests
+    try:  # a page reconnects after a drop; a client reconnecting in a loop is refused
+        await service.limits.take("connect", client)
+    except TableError as e:
+        await websocket.close(code=CLOSE_POLICY, reason=e.message[:120])
+        return
     if capped and client is not None and not await OPEN.take(client, MAX_CONNECTIONS):
         await websocket.close(code=CLOSE_POLICY, reason="too many connections from one client")
         return

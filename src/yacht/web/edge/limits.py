@@ -141,6 +141,8 @@ QUOTAS: dict[str, Quota] = {
     "join": Quota(burst=20, every=2.0),  # seats taken
     "hint": Quota(burst=10, every=1.0),  # hints asked (REST and WebSocket together)
     "action": Quota(burst=60, every=0.1),  # REST in-game requests (roll, hold, score...)
+    "connect": Quota(burst=30, every=2.0),  # WebSockets opened (a page reconnects after a drop)
+    "seat": Quota(burst=6, every=5.0),  # one seat's hellos (per table and seat, any client)
 }
 LOCAL = frozenset({"127.0.0.1", "::1"})
 """Clients on the server's own machine: its operator (load tests, health checks), to whom the
@@ -216,7 +218,14 @@ class ClientLimits:
         raise TableError("rate_limited", quota.describe(_WHAT[kind], share))
 
 
-_WHAT = {"create": "new tables", "join": "joins", "hint": "hints", "action": "requests"}
+_WHAT = {
+    "create": "new tables",
+    "join": "joins",
+    "hint": "hints",
+    "action": "requests",
+    "connect": "connections",
+    "seat": "reconnects of one seat",
+}
 
 
 class Connections:

@@ -64,6 +64,9 @@ log = logging.getLogger("yacht.web")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read out loud
 CODE_LENGTH = 6
 RETRIES = 3
+PRESENCE_EVERY = 0.25
+"""Seconds between two announcements of who is connected at one table, at least: a churn of
+reconnects would otherwise send every watcher a state for each open and close."""
 
 
 STALE = frozenset({"not_started", "game_over", "not_your_turn", "illegal"})
@@ -88,6 +91,8 @@ class TableService:
         self.presence = Presence(store, lambda: self.clock())
         self.limits = ClientLimits()
         self._background: set[asyncio.Task[None]] = set()
+        self._presence_due: set[str] = set()  # tables with a presence announcement coming
+        self._presence_at: dict[str, float] = {}  # when each table's last one went out
         self.hints = HintDesk()
         # What the pages are told of the database and Redis going away and coming back.
         self.notices = Notices()
@@ -444,8 +449,10 @@ class TableService:
     # --- presence ------------------------------------------------------------------------
 
     async def arrive(self, code: str, seats: Collection[tuple[int, str]]) -> list[int]:
-        """Mark the seats whose tokens are right as connected; return them."""
-        snap, game = await self.load(code)
+        """Mark the seats whose tokens are right as connected; return them. The table hears
+        of it only when its set of connected seats changed (another tab of a seat already
+        here changes nothing), and then at most every :data:`PRESENCE_EVERY` seconds."""
+        snap, _ = await self.load(code)
         good = []
         for seat, token in seats:
             try:
@@ -454,18 +461,44 @@ class TableService:
                 continue
             good.append(seat)
         if good:
-            self.presence.arrive(snap.table.code, good)
-            await self._announce(snap, game)
+            code = snap.table.code
+            before = self.connected(code)
+            self.presence.arrive(code, good)
+            if self.connected(code) != before:
+                self._tell_presence(code)
         return good
 
     def leave(self, code: str, seats: Collection[int]) -> None:
-        """A connection holding ``seats`` closed: count them out and tell the table.
+        """A connection holding ``seats`` closed: count them out, and tell the table if a
+        seat is no longer connected at all (as :meth:`arrive` does).
 
         Synchronous so that it also runs when the connection's task is being cancelled; the
         announcement is a task of its own.
         """
-        if not self.presence.leave(code, seats):
+        before = self.connected(code)
+        if self.presence.leave(code, seats) and self.connected(code) != before:
+            self._tell_presence(code)
+
+    def _tell_presence(self, code: str) -> None:
+        """Announce the table's state for a change of who is connected: at once unless one
+        went out less than :data:`PRESENCE_EVERY` seconds ago, then once at the end of that
+        interval for every change within it."""
+        if code in self._presence_due:
             return
-        task = asyncio.get_running_loop().create_task(self._publish_quietly(code))
+        self._presence_due.add(code)
+        moment = time.monotonic()
+        if len(self._presence_at) > 10_000:  # forget the tables announced long ago
+            self._presence_at = {
+                k: v for k, v in self._presence_at.items() if moment - v < PRESENCE_EVERY
+            }
+        wait = self._presence_at.get(code, -PRESENCE_EVERY) + PRESENCE_EVERY - moment
+        task = asyncio.get_running_loop().create_task(self._presence_after(code, wait))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    async def _presence_after(self, code: str, wait: float) -> None:
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self._presence_due.discard(code)
+        self._presence_at[code] = time.monotonic()
+        await self._publish_quietly(code)
