@@ -33,8 +33,11 @@ def wall(runs: int) -> None:
         start = time.perf_counter()
         done = subprocess.run(FAST, cwd=ROOT, capture_output=True, text=True)
         seconds.append(time.perf_counter() - start)
+        log = ROOT / "build" / f"test-fast-{run}.log"  # with the tests that hid in the tier
+        log.parent.mkdir(exist_ok=True)
+        log.write_text(done.stdout + done.stderr)
         last = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
-        print(f"run {run}: {seconds[-1]:.0f} s, exit {done.returncode}: {last}", flush=True)
+        print(f"run {run}: {seconds[-1]:.0f} s, exit {done.returncode}: {last} ({log})", flush=True)
     load = os.getloadavg()[0]
     print(
         f"{shlex.join(FAST[1:])}: median {statistics.median(seconds):.0f} s, worst "
