@@ -187,8 +187,9 @@ def settle_code() -> None:
     and none older with 20,000; see docs/web/stalls.md)."""
     import gc
 
-    import yacht.strategy.win  # noqa: F401 - loaded for what it brings in, see above
+    from yacht.web.service.bots import load_code
 
+    load_code()
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 20, 10)

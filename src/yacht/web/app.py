@@ -24,9 +24,11 @@ from yacht.web.api.routes import router
 from yacht.web.api.sockets import table_socket
 from yacht.web.bus.broadcast import Broadcaster, LocalBroadcaster
 from yacht.web.edge.access import AccessLog
+from yacht.web.edge.headers import SecurityHeaders
 from yacht.web.edge.limits import BodyLimit
 from yacht.web.edge.serving import OPEN
 from yacht.web.edge.shared import SharedLimits
+from yacht.web.service import bots
 from yacht.web.service.runner import Runner
 from yacht.web.service.tables import TableService
 from yacht.web.settings import Settings
@@ -87,6 +89,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        bots.load_code()  # before the first request, not during it
         service.metrics.start()
         shared = await share_limits(settings, service)
         if settings.prepare_tables:
@@ -132,6 +135,7 @@ def create_app(
     app.include_router(health_router)
     app.include_router(metrics_router)
     app.add_middleware(BodyLimit)
+    app.add_middleware(SecurityHeaders)  # on every answer, the errors of the layers below too
     app.add_middleware(AccessLog, metrics=service.metrics)
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
     add_pages(app)

@@ -37,6 +37,7 @@ __all__ = [
     "check_bot",
     "hint_reply",
     "in_worker",
+    "load_code",
     "portable",
     "prepare_tables",
     "prepare_win_tables",
@@ -53,6 +54,14 @@ _TABLES: list[Future[float]] = []  # the build started by prepare_tables, once p
 TARGET_LEVELS = ("target:200", "target:250")
 """The only ``target:T`` bots the web seats: each new T costs 10-24 s of CPU and some 5 MB
 of cache the first time, so the web offers a fixed few (the command line takes any T)."""
+
+
+def load_code() -> None:
+    """Import the strategy code that bots, hints and reviews use, now: a server loads it
+    before it serves (seconds of imports and module tables), so no first request waits for it."""
+    import yacht.bots
+    import yacht.review
+    import yacht.strategy.win  # noqa: F401
 
 
 def bot_levels() -> list[str]:
