@@ -90,15 +90,29 @@ bench-load: $(STAMP)
 	eval "$$(bash .ci/services)" && nice $(BIN)/python -m benchmarks.loadgrid --tables $(LOAD_TABLES) \
 		--think $(LOAD_THINK) --runs $(LOAD_RUNS) --duration $(LOAD_DURATION) --out $(LOAD_OUT)
 
-# The `yacht` domain: the core and the command line (cli/tui.py prints the terminal game's texts,
-# domain yacht_tui). `count` marks a plural like ngettext (yacht.cli.text.count).
+# The three gettext domains, extracted with Babel (babel.cfg says how each kind of file is read),
+# then every language's .po updated and compiled. `yacht`: the core, the library's errors and
+# the command line (cli/tui.py prints the terminal game's texts); `count` marks a plural like
+# ngettext (yacht.cli.text.count). `yacht_tui`: the terminal game. `yacht_web`: the page's
+# scripts and markup, pgettext(context, text) for a word with two roles.
+YACHT_SOURCES := src/yacht/errors.py src/yacht/rules.py src/yacht/scorers.py src/yacht/i18n.py \
+	src/yacht/fields.py src/yacht/dice.py src/yacht/actions.py src/yacht/start.py \
+	src/yacht/game_json.py src/yacht/game.py src/yacht/review.py src/yacht/strategy/errors.py \
+	src/yacht/bots/base.py src/yacht/web/service/fairness.py \
+	$(filter-out src/yacht/cli/tui.py,$(wildcard src/yacht/cli/*.py))
+TUI_SOURCES := src/yacht/tui src/yacht/cli/tui.py
+WEB_SOURCES := src/yacht/web/static
+EXTRACT := PYTHONPATH=src $(BIN)/pybabel extract -F babel.cfg --no-location --omit-header
 catalogs: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -o src/yacht/locale/yacht.pot --no-location --omit-header \
-		-k count:1,2 \
-		src/yacht/rules.py src/yacht/scorers.py src/yacht/i18n.py src/yacht/actions.py src/yacht/game.py src/yacht/dice.py \
-		$(filter-out src/yacht/cli/tui.py,$(wildcard src/yacht/cli/*.py))
-	$(BIN)/pybabel update -i src/yacht/locale/yacht.pot -d src/yacht/locale -D yacht --no-fuzzy-matching
-	$(BIN)/pybabel compile -d src/yacht/locale -D yacht --statistics
+	$(EXTRACT) -k count:1,2 -o src/yacht/locale/yacht.pot $(YACHT_SOURCES)
+	$(EXTRACT) -o src/yacht/locale/yacht_tui.pot $(TUI_SOURCES)
+	$(EXTRACT) -k t -k tHtml -k tn:1,2 -k tnHtml:1,2 -k pgettext:1c,2 \
+		-o src/yacht/locale/yacht_web.pot $(WEB_SOURCES)
+	for domain in yacht yacht_tui yacht_web; do \
+		$(BIN)/pybabel update -i src/yacht/locale/$$domain.pot -d src/yacht/locale -D $$domain \
+			--no-fuzzy-matching --ignore-obsolete || exit 1; \
+		$(BIN)/pybabel compile -d src/yacht/locale -D $$domain --statistics || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) build dist .mypy_cache .pytest_cache .ruff_cache

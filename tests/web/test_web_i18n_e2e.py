@@ -4,20 +4,29 @@ agreeing with the catalogs' Plural-Forms), and numbers are written the language'
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from babel import Locale
+from babel.messages.pofile import read_po
 from playwright.sync_api import Page, expect
 
+import yacht
 from yacht.i18n import LANGUAGES, format_number, format_percent, translator
-from yacht.web.protocol.texts import DOMAIN, used_plurals
+from yacht.web.protocol.texts import DOMAIN
 
 from .live import LiveServer
 from .pages import Pages
 
 expect.set_options(timeout=15_000)
 COUNTS = (0, 1, 2, 5)
+
+
+def used_plurals() -> dict[str, str]:
+    """The page's plural messages, singular -> plural, from the template `make catalogs` writes."""
+    with (Path(yacht.__file__).parent / "locale" / f"{DOMAIN}.pot").open("rb") as f:
+        return {m.id[0]: m.id[1] for m in read_po(f) if isinstance(m.id, tuple)}
 
 
 def lobby(pages: Pages, server: LiveServer, lang: str) -> Page:
@@ -54,6 +63,18 @@ def test_a_count_takes_the_plural_form_of_the_catalog(
             gettext(singular, plural, n).format(n=n, name="Ann", names="Ann & Bob") for n in COUNTS
         ]
         assert shown == expected, singular
+
+
+@pytest.mark.parametrize("lang", ["bg", "fi"])
+def test_a_word_with_two_roles_takes_each_its_own_translation(
+    pages: Pages, server: LiveServer, lang: str
+) -> None:
+    """pgettext(context, text): the catalog served to the page keys it as gettext does."""
+    page = lobby(pages, server, lang)
+    shown = in_page(page, "return [m.pgettext('bot', 'random'), m.pgettext('start', 'random')];")
+    t = translator(lang, DOMAIN)
+    assert shown == [t.pgettext("bot", "random"), t.pgettext("start", "random")]
+    assert shown[0] != "random"
 
 
 NUMBERS = [(110.2, 1), (-19.1, 1), (3.14159, 2), (250, 0), (12345.67, 1), (0.2, 1)]

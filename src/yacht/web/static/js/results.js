@@ -121,11 +121,11 @@ export function renderResults(box, table, names, mine, onRematch) {
 }
 
 // The verdict on dice that check out: "all 36 rolls (150 dice)", each count with its own noun.
+// The counts come first: the extraction reads no t() inside another t()'s arguments.
 export function fairText(result) {
-  return t("Fair: all {rolls} ({dice}) follow from the revealed seed.", {
-    rolls: tn("{n} roll", "{n} rolls", result.rolls),
-    dice: tn("{n} die", "{n} dice", result.dice),
-  });
+  const rolls = tn("{n} roll", "{n} rolls", result.rolls);
+  const dice = tn("{n} die", "{n} dice", result.dice);
+  return t("Fair: all {rolls} ({dice}) follow from the revealed seed.", { rolls, dice });
 }
 
 export function renderFair(box, table) {
