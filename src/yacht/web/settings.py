@@ -96,6 +96,9 @@ class Settings(BaseSettings):
     # and on the whole server
     bot_tables_per_client: int = 2
     bot_tables_total: int = 20
+    # origins besides the server's own whose pages may open its WebSockets, comma-separated
+    # (https://play.example.org); a request with no Origin (not a browser) is always allowed
+    allowed_origins: str = ""
     pg_direct: bool = True
     # s a process's entry and connection slots in Redis outlive it (yacht.web.edge.shared)
     limits_ttl: float = Field(default=30.0, gt=0)

@@ -18,6 +18,7 @@ from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from yacht.web.bus.broadcast import Inbox, table_channel
+from yacht.web.edge.headers import origin_allowed, origins
 from yacht.web.edge.limits import (
     CLOSE_POLICY,
     LOCAL,
@@ -176,6 +177,12 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     service: TableService = websocket.app.state.service
     client = client_key(websocket.scope)
     capped = client is not None and client not in LOCAL  # not the operator's own load tests
+    settings = websocket.app.state.settings
+    allowed = origins(settings.allowed_origins)
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(origin, websocket.url.scheme, websocket.headers.get("host"), allowed):
+        await websocket.close(code=CLOSE_POLICY, reason="a page of another site")
+        return
     try:  # a page reconnects after a drop; a client reconnecting in a loop is refused
         await service.limits.take("connect", client)
     except TableError as e:

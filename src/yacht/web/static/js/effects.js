@@ -73,12 +73,16 @@ export function markScore(seat, category) {
 
 // A Yacht: a banner that says so (announced), with falling confetti unless motion is reduced.
 export function celebrate(box, name, points) {
-  const pieces = reducedMotion()
-    ? ""
-    : Array.from({ length: 24 }, (_, i) => `<i style="--i:${i};--x:${(i * 37) % 100}"></i>`).join("");
   box.innerHTML =
     `<div class="yacht-banner"><strong>${esc(categoryLabel("yacht"))}!</strong>` +
-    `<span>${tnHtml("{name} scores {n} point", "{name} scores {n} points", points, { name: nameHtml(name) })}</span></div>${pieces}`;
+    `<span>${tnHtml("{name} scores {n} point", "{name} scores {n} points", points, { name: nameHtml(name) })}</span></div>`;
+  // Each piece's place through the CSSOM: the pages' policy allows no style attribute.
+  for (let i = 0; !reducedMotion() && i < 24; i++) {
+    const piece = document.createElement("i");
+    piece.style.setProperty("--i", String(i));
+    piece.style.setProperty("--x", String((i * 37) % 100));
+    box.append(piece);
+  }
   box.hidden = false;
   clearTimeout(box._timer);
   box._timer = setTimeout(() => (box.hidden = true), 2600);
