@@ -390,3 +390,48 @@ def test_texts_and_pages(client: TestClient) -> None:
     code = Table.create(client, "human").code
     assert client.get(f"/t/{code}").status_code == 200
     assert "<html" in client.get("/").text
+
+
+@pytest.mark.parametrize("lang", ["fi", "bg", "nb"])
+def test_the_rules_reason_comes_in_the_readers_language(client: TestClient, lang: str) -> None:
+    """A refusal the rules give (here: scoring before rolling) says why in the language the
+    page asked for, beside the English message; a reader of English gets no detail (the
+    message says it) and neither does a refusal that is not the rules' (a bad token)."""
+    from english import english_words
+
+    t = Table.create(client, "human")
+    t.join(0, "Ann")
+    before = t.game
+    action = t.message(0, {"kind": "score", "category": "ones"})
+    r = t.client.post(
+        f"/api/tables/{t.code}/actions", json=action, headers={"Accept-Language": f"{lang},en"}
+    )
+    error = r.json()
+    assert (r.status_code, error["code"]) == (409, "illegal")
+    assert "roll first" in error["message"]
+    assert error["detail"] and error["detail"] != error["message"]
+    assert english_words(error["detail"], lang) == [], error["detail"]
+    english = t.client.post(
+        f"/api/tables/{t.code}/actions", json=action, headers={"Accept-Language": "en"}
+    )
+    assert english.json()["detail"] is None
+    forged = t.client.post(
+        f"/api/tables/{t.code}/actions",
+        json={**action, "token": "not-the-token"},
+        headers={"Accept-Language": lang},
+    )
+    assert (forged.json()["code"], forged.json()["detail"]) == ("bad_token", None)
+    assert t.game == before
+
+
+def test_the_rules_reason_comes_over_the_socket_in_its_language(client: TestClient) -> None:
+    from english import english_words
+
+    t = Table.create(client, "human")
+    t.join(0, "Ann")
+    with client.websocket_connect(f"/ws/tables/{t.code}?lang=bg") as ws:
+        assert ws.receive_json()["type"] == "state"
+        ws.send_json(t.message(0, {"kind": "hold", "positions": [1]}, ref="r1"))
+        error = ws.receive_json()
+    assert (error["type"], error["code"], error["ref"]) == ("error", "illegal", "r1")
+    assert error["detail"] and english_words(error["detail"], "bg") == [], error["detail"]

@@ -32,7 +32,7 @@ def test_unreadable_bodies_get_the_documented_error(client: TestClient, body: st
     )
     assert r.status_code == 422, r.text
     error = r.json()
-    assert set(error) == {"type", "code", "message", "ref"}
+    assert set(error) == {"type", "code", "message", "ref", "detail"}
     assert (error["type"], error["code"]) == ("error", "invalid")
     assert client.get("/api/tables").json() == []
 
@@ -67,7 +67,7 @@ def test_unknown_routes_and_methods_get_the_documented_error(
     r = client.request(method, path)
     assert r.status_code == status, r.text
     error = r.json()
-    assert set(error) == {"type", "code", "message", "ref"}
+    assert set(error) == {"type", "code", "message", "ref", "detail"}
     assert (error["type"], error["code"]) == ("error", code)
     assert path in error["message"]
     if status == 405:

@@ -16,7 +16,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from yacht.web.protocol.errors import ERROR_STATUS, TableError
-from yacht.web.protocol.messages import ErrorCode, ErrorMessage
+from yacht.web.protocol.messages import ErrorCode, ErrorMessage, error_message, reader_language
 from yacht.web.storage.outage import RETRY_AFTER, Unavailable, gone
 
 __all__ = ["add_error_handlers"]
@@ -45,7 +45,8 @@ def _answer(code: ErrorCode, message: str, status: int | None = None) -> JSONRes
 def add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
-        return _answer(exc.code, exc.message)
+        body = error_message(exc, reader_language(request.headers.get("accept-language")))
+        return JSONResponse(body.model_dump(), status_code=exc.status)
 
     async def database_error(request: Request, exc: Exception) -> JSONResponse:
         if not gone(exc):

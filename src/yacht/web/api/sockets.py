@@ -42,6 +42,8 @@ from yacht.web.protocol.messages import (
     SeedMessage,
     TakeBackMessage,
     WelcomeMessage,
+    error_message,
+    reader_language,
 )
 from yacht.web.service.tables import TableService
 
@@ -72,6 +74,7 @@ class Connection:
         self.code = code
         self.seats: set[int] = set()
         self.client = client_key(websocket.scope)
+        self.lang = reader_language(websocket.query_params.get("lang"))  # for the reasons
         self._send_lock = asyncio.Lock()
         self.hints: set[asyncio.Task[None]] = set()  # hints being worked out for this socket
 
@@ -117,7 +120,7 @@ class Connection:
             if reply is not None:
                 await self.send(reply)
         except TableError as e:
-            await self.send(ErrorMessage(code=e.code, message=e.message, ref=ref))
+            await self.send(error_message(e, self.lang, ref))
 
     async def hello(self, msg: HelloMessage) -> BaseModel:
         fresh = [(s.seat, s.token) for s in msg.seats if s.seat not in self.seats]
@@ -140,7 +143,7 @@ class Connection:
         try:
             await self.send(await self.service.hint(self.code, msg))
         except TableError as e:
-            await self.send(ErrorMessage(code=e.code, message=e.message, ref=msg.ref))
+            await self.send(error_message(e, self.lang, msg.ref))
 
     async def hand_to_bot(self, msg: HandToBotMessage) -> None:
         await self.service.hand_to_bot(self.code, msg)
@@ -212,7 +215,8 @@ async def _serve(websocket: WebSocket, service: TableService, code: str) -> None
     try:
         await service.load(code)
     except TableError as e:
-        await websocket.send_text(ErrorMessage(code=e.code, message=e.message).model_dump_json())
+        lang = reader_language(websocket.query_params.get("lang"))
+        await websocket.send_text(error_message(e, lang).model_dump_json())
         if e.code == "unavailable":  # no database to say whether the table exists: later
             for text in service.notices.now():
                 await websocket.send_text(text)

@@ -53,10 +53,11 @@ ERROR_STATUS: dict[str, int] = {
 class TableError(Exception):
     """A request that cannot be done; nothing was changed. ``code`` says which case."""
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str, cause: BaseException | None = None) -> None:
         super().__init__(message)
         self.code: ErrorCode = code
         self.message = message
+        self.cause = cause  # the library's error behind it, which a face can say in any language
 
     @property
     def status(self) -> int:
@@ -66,9 +67,9 @@ class TableError(Exception):
 def engine_error(e: GameError) -> TableError:
     """The refusal of an action the rules engine rejected."""
     if isinstance(e, InvalidActionError):
-        return TableError("invalid", str(e))
+        return TableError("invalid", str(e), e)
     if isinstance(e, NotYourTurnError):
-        return TableError("not_your_turn", str(e))
+        return TableError("not_your_turn", str(e), e)
     if isinstance(e, GameOverError):
-        return TableError("game_over", str(e))
-    return TableError("illegal", str(e))
+        return TableError("game_over", str(e), e)
+    return TableError("illegal", str(e), e)

@@ -27,8 +27,10 @@ from pydantic import (
 )
 
 from yacht.actions import Action, Hold, Roll, Score
+from yacht.errors import YachtError
+from yacht.i18n import LANGUAGES, error_text
 from yacht.rules import Category
-from yacht.web.protocol.errors import ErrorCode
+from yacht.web.protocol.errors import ErrorCode, TableError
 from yacht.web.protocol.names import MAX_NAME, check_name
 from yacht.web.protocol.views import (
     Catalog,
@@ -85,6 +87,8 @@ __all__ = [
     "TableSummary",
     "TakeBackMessage",
     "WelcomeMessage",
+    "error_message",
+    "reader_language",
 ]
 
 MAX_SEATS = 6
@@ -261,6 +265,11 @@ class CreateTable(_Model):
     turn_seconds: StrictInt | None = Field(default=None, ge=10, le=3600)
     start: Literal["seat", "roll-off", "random"] = "seat"
     client_seed: Annotated[str, StringConstraints(max_length=64, pattern=r"^[ -~]*$")] = ""
+    private: StrictBool = Field(
+        default=False,
+        description="a table for those you invite: never listed, nor its finished games, and "
+        "its code has 13 characters (65 bits) instead of 6",
+    )
 
 
 class JoinSeat(_Model):
@@ -292,8 +301,42 @@ class StateMessage(_Model):
 class ErrorMessage(_Model):
     type: Literal["error"] = "error"
     code: ErrorCode
-    message: str
+    message: str = Field(description="what was refused and why, in English")
     ref: Ref = None
+    detail: str | None = Field(
+        default=None,
+        description="the reason in the reader's language (the WebSocket's `?lang=`, HTTP's "
+        "`Accept-Language`: fi, bg or nb), when the refusal came from the rules; in English "
+        "`message` says it",
+    )
+
+
+def error_message(error: TableError, lang: str | None = None, ref: Ref = None) -> ErrorMessage:
+    """The ``error`` message of a refusal, its rules' reason also in ``lang``.
+
+    >>> from yacht.rules import RulesError
+    >>> cause = RulesError("unknown_preset", name="x", known="traditional")
+    >>> error_message(TableError("invalid", str(cause), cause), "fi").detail
+    "tuntematon sääntöversio 'x' (tunnetut: traditional)"
+    """
+    detail = None
+    if lang not in (None, "en") and isinstance(error.cause, YachtError):
+        detail = error_text(error.cause, lang)
+    return ErrorMessage(code=error.code, message=error.message, ref=ref, detail=detail)
+
+
+def reader_language(value: str | None) -> str | None:
+    """The first of the languages in ``value`` (``fi``, ``nb-NO,en;q=0.5``) that the game
+    speaks; None when none is (the reader then gets English).
+
+    >>> reader_language("nb-NO,nb;q=0.9,en;q=0.5"), reader_language("de"), reader_language(None)
+    ('nb', None, None)
+    """
+    for part in (value or "").split(","):
+        code = part.split(";")[0].strip().lower().split("-")[0]
+        if code in LANGUAGES:
+            return code
+    return None
 
 
 class HintOption(_Model):

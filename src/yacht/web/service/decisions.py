@@ -90,7 +90,7 @@ def bot_level(level: str) -> str:
     try:
         return bots.check_bot(level)
     except ValueError as e:
-        raise TableError("invalid", str(e)) from None
+        raise TableError("invalid", str(e), e) from None
 
 
 def playing(snap: TableSnapshot, game: Game | None, number: int | None = None) -> Game:

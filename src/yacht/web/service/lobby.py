@@ -22,13 +22,13 @@ def checked(spec: CreateTable) -> Rules:
     try:
         rules = rules_by_name(spec.preset)
     except RulesError as e:
-        raise TableError("invalid", str(e)) from None
+        raise TableError("invalid", str(e), e) from None
     for seat in spec.seats:
         if seat.kind == "bot":
             try:
                 bots.check_bot(seat.bot)
             except ValueError as e:
-                raise TableError("invalid", str(e)) from None
+                raise TableError("invalid", str(e), e) from None
         elif seat.bot is not None or seat.name is not None:
             raise TableError("invalid", "a seat for a person takes no bot level or name")
     return rules
@@ -51,6 +51,7 @@ def opening_rows(
         revision=0,
         created_at=stamp,
         creator=creator,
+        private=spec.private,
     )
     levels = Counter(s.bot for s in spec.seats if s.kind == "bot")
     seen: Counter[str | None] = Counter()

@@ -1,9 +1,12 @@
 // REST calls, seat tokens kept in this browser, and small DOM helpers.
+import { language } from "./i18n.js";
+
 export class ApiError extends Error {
-  constructor(code, message, status) {
+  constructor(code, message, status, detail) {
     super(message);
     this.code = code;
     this.status = status;
+    this.detail = detail; // the rules' reason in the page's language, when the server had one
   }
 }
 
@@ -14,14 +17,15 @@ export function url(path) {
 }
 
 export async function api(path, { method = "GET", body } = {}) {
-  const init = { method, headers: {} };
+  const init = { method, headers: { "Accept-Language": language() } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
   const response = await fetch(url(path), init);
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new ApiError(data.code || "error", data.message || response.statusText, response.status);
+  if (!response.ok)
+    throw new ApiError(data.code || "error", data.message || response.statusText, response.status, data.detail);
   return data;
 }
 

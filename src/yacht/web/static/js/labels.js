@@ -46,11 +46,13 @@ const ERRORS = {
   unavailable: () => t("The server lost its database; try again in a moment."),
 };
 
-// An error from the server (its code and English message) in the reader's language. The
-// server's own words say what was wrong with a request; they are shown in English only.
+// An error from the server in the reader's language: its code's text, then why, when the server
+// could say it in this language (the rules' reasons come as `detail`); in English the server's
+// own words say what was wrong with a request.
 export function errorText(error, known = ERRORS) {
   const found = known[error.code] || ERRORS[error.code];
   const text = found ? found() : t("Something went wrong.");
+  if (error.detail) return `${text} ${error.detail}`;
   const detail = error.code === "illegal" || error.code === "invalid";
   return detail && language() === "en" && error.message ? `${text} ${error.message}` : text;
 }

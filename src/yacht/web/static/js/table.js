@@ -2,7 +2,7 @@
 import { api, show, tokens, url, $ } from "./api.js";
 import { setupSound } from "./effects.js";
 import { contribute, seedFor } from "./fairness-seed.js";
-import { setupLanguages, t } from "./i18n.js";
+import { language, setupLanguages, t } from "./i18n.js";
 import { errorText } from "./labels.js";
 import { S, code, controlling, seatsMine } from "./state.js";
 import { phone, render, renderHints } from "./view.js";
@@ -15,6 +15,7 @@ let backoff = 400;
 function connect() {
   const address = new URL(url(`ws/tables/${encodeURIComponent(code)}`));
   address.protocol = address.protocol === "https:" ? "wss:" : "ws:";
+  address.searchParams.set("lang", language()); // the rules' reasons for a refusal in it
   socket = new WebSocket(address);
   socket.addEventListener("open", () => {
     backoff = 400;
