@@ -67,3 +67,12 @@ def test_invisible_and_look_alike_names_are_refused_on_postgresql(pg_client: Tes
     t.join(1, "Anna")
     t.join(2, "Bob")
     assert [s["name"] for s in t.state()["seats"]] == ["Ann", "Anna", "Bob"]
+
+
+def test_a_private_tables_long_code_on_postgresql(pg_client: TestClient) -> None:
+    r = pg_client.post("/api/tables", json={"seats": [{"kind": "human"}], "private": True})
+    code = r.json()["code"]
+    assert r.status_code == 201 and len(code) == 13
+    Table(pg_client, code).join(0, "Ann")
+    assert Table(pg_client, code).game["status"] == "playing"
+    assert pg_client.get("/api/tables").json() == []

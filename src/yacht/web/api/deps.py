@@ -44,7 +44,9 @@ def _creator(request: Request) -> str | None:
 
 Creator = Annotated[str | None, Depends(_creator)]
 
-Code = Annotated[str, Path(min_length=1, max_length=12, description="the table's short code")]
+Code = Annotated[
+    str, Path(min_length=1, max_length=16, description="the table's code (13 characters: private)")
+]
 # Ids and offsets are INTEGER columns: PostgreSQL refuses larger numbers with a server error.
 INT_MAX = 2**31 - 1
 GameId = Annotated[int, Path(ge=1, le=INT_MAX, description="a game's id")]

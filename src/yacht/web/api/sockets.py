@@ -12,6 +12,7 @@ import asyncio
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -188,6 +189,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
         return
     try:  # a page reconnects after a drop; a client reconnecting in a loop is refused
         await service.limits.take("connect", client)
+        await service.limits.check("guess", client)  # codes are not guessed through sockets
     except TableError as e:
         await websocket.close(code=CLOSE_POLICY, reason=e.message[:120])
         return
@@ -222,6 +224,8 @@ async def _serve(websocket: WebSocket, service: TableService, code: str) -> None
                 await websocket.send_text(text)
             await websocket.close(code=CLOSE_TRY_AGAIN, reason="the database is unavailable")
         else:
+            with suppress(TableError):  # refused at the next try, before it is looked up
+                await service.limits.take("guess", client_key(websocket.scope))
             await websocket.close(code=4404)
         return
     code = code.upper()

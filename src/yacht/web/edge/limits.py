@@ -143,6 +143,7 @@ QUOTAS: dict[str, Quota] = {
     "action": Quota(burst=60, every=0.1),  # REST in-game requests (roll, hold, score...)
     "connect": Quota(burst=30, every=2.0),  # WebSockets opened (a page reconnects after a drop)
     "seat": Quota(burst=6, every=5.0),  # one seat's hellos (per table and seat, any client)
+    "guess": Quota(burst=20, every=3.0),  # table codes asked for that no table has
 }
 LOCAL = frozenset({"127.0.0.1", "::1"})
 """Clients on the server's own machine: its operator (load tests, health checks), to whom the
@@ -198,6 +199,14 @@ class ClientLimits:
 
     async def take(self, kind: str, client: str | None) -> None:
         """Spend one of ``client``'s ``kind`` tokens; TableError ``rate_limited`` if none."""
+        await self._ask(kind, client, spend=True)
+
+    async def check(self, kind: str, client: str | None) -> None:
+        """TableError ``rate_limited`` if ``client`` has no ``kind`` token left; spends none
+        (for a quota of failures: checked before, taken only when the request fails)."""
+        await self._ask(kind, client, spend=False)
+
+    async def _ask(self, kind: str, client: str | None, *, spend: bool) -> None:
         if client is None or client in self.exempt:
             return
         quota = self.quotas[kind]
@@ -205,11 +214,13 @@ class ClientLimits:
         allowed: bool | None = None
         shared, remote = self.shared, self._redis
         if shared is not None and remote is not None:
-            allowed = await shared.call(lambda: remote.hit(quota.item(), kind, client))
+            ask = remote.hit if spend else remote.test
+            allowed = await shared.call(lambda: ask(quota.item(), kind, client))
             if allowed is None:
                 share = shared.processes
         if allowed is None:
-            allowed = await self.local.hit(quota.item(share), kind, client)
+            ask = self.local.hit if spend else self.local.test
+            allowed = await ask(quota.item(share), kind, client)
         if allowed:
             return
         from yacht.web.protocol.errors import TableError
@@ -225,6 +236,7 @@ _WHAT = {
     "action": "requests",
     "connect": "connections",
     "seat": "reconnects of one seat",
+    "guess": "unknown table codes",
 }
 
 

@@ -63,6 +63,7 @@ log = logging.getLogger("yacht.web")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: easy to read out loud
 CODE_LENGTH = 6
+PRIVATE_CODE_LENGTH = 13  # 32 ** 13 = 2 ** 65 codes: a private table's cannot be guessed
 RETRIES = 3
 PRESENCE_EVERY = 0.25
 """Seconds between two announcements of who is connected at one table, at least: a churn of
@@ -152,6 +153,18 @@ class TableService:
     async def state(self, code: str) -> TableState:
         snap, game = await self.load(code)
         return table_state(snap, game, self.connected(snap.table.code))
+
+    async def lookup(self, code: str, client: str | None) -> TableState:
+        """The table's state for a visitor who gave its code. A client that asked for too many
+        codes no table has is refused for a while (``rate_limited``), so that private tables'
+        codes cannot be guessed in bulk."""
+        await self.limits.check("guess", client)
+        try:
+            return await self.state(code)
+        except TableError as e:
+            if e.code == "not_found":
+                await self.limits.take("guess", client)
+            raise
 
     async def state_text(self, code: str) -> str:
         """The table's ``state`` message as read now."""
@@ -352,7 +365,8 @@ class TableService:
             await self._check_waiting(creator)
         levels = Counter(s.bot for s in spec.seats if s.kind == "bot")
         for _ in range(10):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            length = PRIVATE_CODE_LENGTH if spec.private else CODE_LENGTH
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
             seed = self.settings.seeds()
             table, seats, game = opening_rows(spec, rules, code, seed, creator)
             engine: Game | None = None

@@ -14,7 +14,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any, TypeVar
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, configure_mappers, mapped_column, relationship
 from sqlalchemy.orm.instrumentation import ClassManager, manager_of_class
 
@@ -39,7 +39,7 @@ class Base(DeclarativeBase):
 class TableRow(Base):
     __tablename__ = "tables"
 
-    code: Mapped[str] = mapped_column(String(12), primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
     preset: Mapped[str] = mapped_column(String(40))
     hints: Mapped[bool]
     turn_seconds: Mapped[int | None] = mapped_column(Integer)
@@ -48,6 +48,8 @@ class TableRow(Base):
     game_number: Mapped[int] = mapped_column(Integer)
     revision: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Kept out of the public lists (waiting tables, finished games); its code is 13 characters.
+    private: Mapped[bool] = mapped_column(default=False, server_default=false())
     # A hash of the client (address) that opened it: caps its waiting tables.
     creator: Mapped[str | None] = mapped_column(String(64), index=True, default=None)
     # The next game's secret seed, its commitment and the seeds players gave for it (fair
@@ -63,7 +65,7 @@ class SeatRow(Base):
     __tablename__ = "seats"
 
     table_code: Mapped[str] = mapped_column(
-        String(12), ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True
+        String(16), ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True
     )
     position: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str | None] = mapped_column(String(40))
@@ -82,7 +84,7 @@ class GameRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     table_code: Mapped[str] = mapped_column(
-        String(12), ForeignKey("tables.code", ondelete="CASCADE"), index=True
+        String(16), ForeignKey("tables.code", ondelete="CASCADE"), index=True
     )
     number: Mapped[int] = mapped_column(Integer)
     server_seed: Mapped[str] = mapped_column(String(64))

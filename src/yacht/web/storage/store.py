@@ -426,11 +426,12 @@ class Store:
             return game, table
 
     def games(self, status: str, limit: int, offset: int = 0) -> list[GameRow]:
-        """Games in a status, newest first."""
+        """Games in a status, newest first; none of a private table."""
         with self._session() as s:
             query = (
                 select(GameRow)
-                .where(GameRow.status == status)
+                .join(TableRow, TableRow.code == GameRow.table_code)
+                .where((GameRow.status == status) & TableRow.private.is_(False))
                 .order_by(GameRow.updated_at.desc(), GameRow.id.desc())
                 .limit(limit)
                 .offset(offset)
@@ -438,7 +439,7 @@ class Store:
             return list(s.scalars(query))
 
     def waiting_tables(self, limit: int) -> list[TableSnapshot]:
-        """Tables whose current game waits for players, newest first."""
+        """Tables whose current game waits for players, newest first; no private table."""
         with self._session() as s:
             rows = s.execute(
                 select(TableRow, GameRow)
@@ -447,7 +448,7 @@ class Store:
                     (GameRow.table_code == TableRow.code)
                     & (GameRow.number == TableRow.game_number),
                 )
-                .where(GameRow.status == "waiting")
+                .where((GameRow.status == "waiting") & TableRow.private.is_(False))
                 .order_by(TableRow.created_at.desc())
                 .limit(limit)
             ).all()

@@ -43,7 +43,10 @@ async def _game(service: TableService, game_id: int) -> tuple[GameRow, TableRow,
 async def game_json(game_id: GameId, service: Service) -> dict[str, Any]:
     """A game as a file (``yacht verify`` checks it once it is finished)."""
     row, table, game = await _game(service, game_id)
-    return public_game_json(row, table, game)
+    out = public_game_json(row, table, game)
+    if table.private:  # a private table's code is its invitation: not for whoever counts ids
+        out["table"]["code"] = None
+    return out
 
 
 @router.get("/{game_id}/review")
@@ -64,7 +67,7 @@ async def replay(game_id: GameId, service: Service) -> Replay:
         raise TableError("illegal", "only finished games can be replayed")
     return Replay(
         id=row.id,
-        table=table.code,
+        table="" if table.private else table.code,  # a private table's code is its invitation
         number=row.number,
         rules=rules_info(game.rules),
         players=list(game.players),

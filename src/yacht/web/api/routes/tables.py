@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from yacht.web.api.deps import Code, Service, limit
+from yacht.web.edge.limits import client_key
 from yacht.web.protocol.errors import TableError
 from yacht.web.protocol.messages import (
     ActionMessage,
@@ -29,8 +30,10 @@ ACTION = [limit("action")]
 
 
 @router.get("", tags=["table"])
-async def table(code: Code, service: Service) -> TableState:
-    return await service.state(code)
+async def table(code: Code, service: Service, request: Request) -> TableState:
+    """The table's state. A client asking for many codes no table has is refused for a while
+    (429 ``rate_limited``)."""
+    return await service.lookup(code, client_key(request.scope))
 
 
 @router.post("/join", tags=["table"], dependencies=[limit("join")])

@@ -65,6 +65,7 @@ async function create(event) {
     turn_seconds: $("#timer").value ? Number($("#timer").value) : null,
     start: $("#start").value,
     client_seed: $("#client-seed").value.trim(),
+    private: $("#private").checked,
   };
   try {
     const table = await api("api/tables", { method: "POST", body });
