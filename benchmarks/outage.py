@@ -18,12 +18,16 @@ import argparse
 import asyncio
 import json
 import statistics
+import sys
 import tempfile
 from pathlib import Path
 
-from tests.scale.test_outages import live_through, outages, running_stack
-
 from benchmarks.machine import machine
+
+# The outages are the test suite's own (tests/scale/test_outages.py), imported as the tests
+# import each other: with tests/ on the path.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from scale.test_outages import live_through, outages, running_stack
 
 
 async def measure(repeat: int, logs: Path) -> dict[str, list[float]]:
