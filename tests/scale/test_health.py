@@ -93,3 +93,15 @@ def test_a_lost_database_is_failing_and_says_so(services: Services) -> None:
         body = r.json()
         assert body["status"] == "failing" and body["redis"] == "ok"
         assert "does not exist" in body["database"]
+
+
+def test_a_new_server_starts_its_hint_worker_reading_the_tables(tmp_path: Path) -> None:
+    """As it starts, a server has the worker that computes hints, heavy bot moves and reviews
+    read every preset's solved values, so the first hint finds them in memory."""
+    from yacht.web.service.warmup import Warmup
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'y.sqlite3'}")) as client:
+        assert client.get("/livez").status_code == 200
+        worker = Warmup._worker
+        assert worker is not None  # started with the server, before any hint was asked
+        assert worker.result(timeout=600) >= 0  # a generous bound: a cold build takes long

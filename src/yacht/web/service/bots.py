@@ -43,6 +43,8 @@ __all__ = [
     "prepare_win_tables",
     "review",
     "review_json",
+    "solve_in_worker",
+    "solve_presets",
     "tables_ready",
 ]
 
@@ -139,6 +141,24 @@ def prepare_tables(presets: tuple[str, ...] | None = None) -> Future[float]:
         _TABLES[:] = [workers().submit(build_tables, presets)]
         _TABLES[0].add_done_callback(_log_failure)
     return _TABLES[0]
+
+
+def solve_presets() -> float:
+    """Read (or build) every preset's solved values; returns the seconds it took. Runs in the
+    worker, so that its first hint, bot move or review finds them in memory."""
+    from yacht.strategy import solve
+
+    start = time.perf_counter()
+    for name in preset_names():
+        solve(name)
+    return time.perf_counter() - start
+
+
+def solve_in_worker() -> Future[float]:
+    """Start :func:`solve_presets` in the worker (its failure is logged)."""
+    done = workers().submit(solve_presets)
+    done.add_done_callback(_log_failure)
+    return done
 
 
 def tables_ready() -> bool:

@@ -13,8 +13,10 @@ import asyncio
 import logging
 import threading
 import time
+from concurrent.futures import Future
 
 from yacht.rules import preset_names
+from yacht.web.service import bots
 
 __all__ = ["Warmup"]
 
@@ -23,10 +25,17 @@ log = logging.getLogger("yacht.web")
 
 class Warmup:
     """The solved tables of every preset, built once per process in a thread of its own (a
-    daemon: a server stopped meanwhile does not wait for it)."""
+    daemon: a server stopped meanwhile does not wait for it). The worker process that computes
+    hints, heavy bot moves and reviews (:mod:`~yacht.web.service.workers`) is started reading
+    them at the same time, so its first job finds them in memory; readiness does not wait for
+    it (starting a process and reading the tables there takes seconds, and a move never
+    needs the worker). The P(win) tables are not part of either: they are built per preset when
+    a table with opponents opens (minutes for some presets on a machine that has never built
+    them, far too long to keep a server unready)."""
 
     _lock = threading.Lock()
     _thread: threading.Thread | None = None
+    _worker: Future[float] | None = None
     _done = threading.Event()
     error: str | None = None
 
@@ -40,6 +49,7 @@ class Warmup:
             if Warmup._thread is None:
                 Warmup._thread = threading.Thread(target=_build, name="warmup", daemon=True)
                 Warmup._thread.start()
+                Warmup._worker = bots.solve_in_worker()
 
     async def wait(self, timeout: float) -> bool:
         """Whether the tables are ready, waiting up to ``timeout`` seconds for them."""
