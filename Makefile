@@ -43,8 +43,9 @@ typecheck: $(STAMP)
 services:
 	bash .ci/services build/services.env
 
+# Both cores (pytest-xdist): every test is independent (its own databases, ports and folders).
 pytest: $(RL_STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2
 
 test: services lint typecheck docs pytest
 
