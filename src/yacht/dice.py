@@ -25,7 +25,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from yacht.errors import N_, YachtError
 from yacht.fields import is_int, is_kind, kind_message
@@ -36,6 +36,8 @@ __all__ = [
     "DiceExhaustedError",
     "DiceSource",
     "FairDice",
+    "PlacedDice",
+    "PlacedDiceSource",
     "RandomDice",
     "ScriptedDice",
     "dice_from_description",
@@ -237,6 +239,80 @@ class FairDice:
         return f"FairDice(commitment={self.commitment[:12]!r}..., drawn={self.drawn!r})"
 
 
+@runtime_checkable
+class PlacedDiceSource(DiceSource, Protocol):
+    """A dice source that deals each die by its place in the game, not by how many came before
+    (fair dice rule 3): the game asks it for the dice of given slots of a seat's roll."""
+
+    def roll_at(self, seat: int, turn: int, roll: int, slots: Sequence[int]) -> list[int]:
+        """The faces of ``slots`` (0-4) at roll ``roll`` (0-2) of seat ``seat``'s turn ``turn``
+        (0-11)."""
+        ...
+
+
+class PlacedDice:
+    """Provably fair dice keyed by place (rule 3 of docs/web/fairness.md).
+
+    The face of slot p (0-4) at roll r (0-2) of seat s's turn t (0-11) is the first byte
+    b < 252 of HMAC-SHA256(server_seed, f"{key}:{s}:{t}:{r}:{p}:{counter}"), as b % 6 + 1, the
+    counter counting from 0 until a digest has such a byte; the start's roll-off draws its i-th
+    die from the labels f"{key}:rolloff:{i}:{counter}". A held slot's value for that roll is
+    simply not used. So no other seat's moves can change a player's dice, and a player's holds
+    change only which slots are rerolled, never what a slot shows.
+
+    >>> d = PlacedDice("00" * 32, key="k")
+    >>> d.roll_at(0, 0, 1, [1, 3]) == [d.roll_at(0, 0, 1, range(5))[i] for i in (1, 3)]
+    True
+    >>> PlacedDice.face("00" * 32, "k:0:0:0:0")
+    5
+    """
+
+    rule = 3
+
+    def __init__(self, server_seed: str | None = None, key: str = "", rolloffs: int = 0) -> None:
+        if server_seed is None:
+            server_seed = random.SystemRandom().randbytes(32).hex()
+        self.server_seed = server_seed
+        self.key = key
+        self.rolloffs = rolloffs
+
+    @property
+    def commitment(self) -> str:
+        """SHA-256 of the server seed, hex; publish this before the first roll."""
+        return hashlib.sha256(self.server_seed.encode()).hexdigest()
+
+    @staticmethod
+    def face(server_seed: str, label: str) -> int:
+        """The face a label deals: the first HMAC byte under 252, counter by counter."""
+        secret, counter = server_seed.encode(), 0
+        while True:
+            digest = hmac.new(secret, f"{label}:{counter}".encode(), hashlib.sha256).digest()
+            for byte in digest:
+                if byte < 252:  # 252 = 6 * 42: keeps every face equally likely
+                    return byte % 6 + 1
+            counter += 1
+
+    def roll_at(self, seat: int, turn: int, roll: int, slots: Sequence[int]) -> list[int]:
+        return [self.face(self.server_seed, f"{self.key}:{seat}:{turn}:{roll}:{p}") for p in slots]
+
+    def roll(self, n: int) -> list[int]:
+        """The next ``n`` dice of the start's roll-off."""
+        start, self.rolloffs = self.rolloffs, self.rolloffs + n
+        labels = (f"{self.key}:rolloff:{i}" for i in range(start, start + n))
+        return [self.face(self.server_seed, label) for label in labels]
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "kind": "placed",
+            "server_seed": self.server_seed,
+            "key": self.key,
+            "rolloffs": self.rolloffs,
+        }
+
+    def __repr__(self) -> str:
+        return f"PlacedDice(commitment={self.commitment[:12]!r}..., key={self.key!r})"
+
+
 MAX_DRAWN = 1_000_000
 """Dice a described source may already have drawn (a whole game draws about a thousand)."""
 
@@ -270,6 +346,11 @@ def dice_from_description(desc: Mapping[str, Any]) -> DiceSource:
         if kind == "random":
             return RandomDice(field("seed", int), drawn=drawn)
         return FairDice(field("server_seed", str), field("client_seed", str, ""), drawn)
+    if kind == "placed":
+        rolloffs = field("rolloffs", int, 0)
+        if not 0 <= rolloffs <= MAX_DRAWN:
+            raise DiceSourceError("description_drawn", desc=desc, most=MAX_DRAWN)
+        return PlacedDice(field("server_seed", str), field("key", str, ""), rolloffs)
     if kind == "scripted":
         try:
             return ScriptedDice(field("faces", list), position=field("position", int, 0))

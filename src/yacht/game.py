@@ -51,7 +51,7 @@ from yacht.actions import (
     Undo,
     UndoNotAllowedError,
 )
-from yacht.dice import DiceSource, RandomDice, outcomes
+from yacht.dice import DiceSource, PlacedDiceSource, RandomDice, outcomes
 from yacht.errors import N_, Message
 from yacht.game_json import FORMAT_VERSION, GameFactory, game_from_json, game_to_json
 from yacht.rules import (
@@ -388,7 +388,13 @@ class Game:
         held = self._held if self._dice is not None else frozenset()
         free = [p for p in range(1, 6) if p not in held]
         if given is None:
-            new = [int(f) for f in self.dice_source.roll(len(free))]
+            source = self.dice_source
+            if isinstance(source, PlacedDiceSource):  # each die by its place (fair dice rule 3)
+                turn = self._turns // len(self.players)
+                slots = [p - 1 for p in free]
+                new = [int(f) for f in source.roll_at(self.current, turn, self._rolls, slots)]
+            else:
+                new = [int(f) for f in source.roll(len(free))]
             if len(new) != len(free) or not all(1 <= f <= 6 for f in new):
                 raise RuntimeError(f"dice source returned {new!r} for {len(free)} dice")
             faces = list(self._dice or (0,) * 5)
