@@ -5,7 +5,7 @@ JSON output never goes through here: it stays the same in every language.
 >>> option_text("keep", (6, 6, 6), None, None, "fi"), option_text("keep", (), None, None, "nb")
 ('pidä 6 6 6', 'kast alle fem')
 >>> option_text("score", None, Category.FULL_HOUSE, 28, "bg")
-'запишете Full House (28)'
+'записване в Full House (28)'
 >>> number(174.8342, "fi", 3), percent(0.308, "nb", 2), count("{n} game", "{n} games", 1, "bg")
 ('174,834', '30,80\xa0%', '1 игра')
 """
@@ -78,11 +78,11 @@ def option_text(
 
 
 def bot_label(name: str, lang: str | None = None) -> str:
-    """A bot's name as the language says it: ``medium`` is "keskitaso" in Finnish; a target bot
+    """A bot's name as the language says it: ``medium`` is "keskitasoinen" in Finnish; a target bot
     is named by its target.
 
     >>> bot_label("medium", "fi"), bot_label("optimal", "bg"), bot_label("target:200", "nb")
-    ('keskitaso', 'оптимален', 'mål 200')
+    ('keskitasoinen', 'оптимален', 'mål 200')
     """
     t = translator(lang or cli_language())
     labels = {

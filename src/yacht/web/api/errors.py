@@ -34,8 +34,10 @@ def _asyncpg_errors() -> tuple[type[Exception], ...]:
 _BY_STATUS: dict[int, ErrorCode] = {404: "not_found", 405: "not_allowed", 413: "too_large"}
 
 
-def _answer(code: ErrorCode, message: str, status: int | None = None) -> JSONResponse:
-    body = ErrorMessage(code=code, message=message)
+def _answer(
+    code: ErrorCode, message: str, status: int | None = None, body: ErrorMessage | None = None
+) -> JSONResponse:
+    body = body or ErrorMessage(code=code, message=message)
     response = JSONResponse(body.model_dump(), status_code=status or ERROR_STATUS[code])
     if code == "unavailable":
         response.headers["Retry-After"] = str(RETRY_AFTER)
@@ -46,7 +48,7 @@ def add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(TableError)
     async def table_error(request: Request, exc: TableError) -> JSONResponse:
         body = error_message(exc, reader_language(request.headers.get("accept-language")))
-        return JSONResponse(body.model_dump(), status_code=exc.status)
+        return _answer(exc.code, exc.message, body=body)
 
     async def database_error(request: Request, exc: Exception) -> JSONResponse:
         if not gone(exc):
