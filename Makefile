@@ -43,9 +43,10 @@ typecheck: $(STAMP)
 services:
 	bash .ci/services build/services.env
 
-# Both cores (pytest-xdist): every test is independent (its own databases, ports and folders).
+# Both cores (pytest-xdist): every test is independent (its own databases, ports and folders);
+# the tests that start services run one at a time on one of them (conftest: xdist_group).
 pytest: $(RL_STAMP)
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --dist loadgroup
 
 test: services lint typecheck docs pytest
 

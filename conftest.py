@@ -150,6 +150,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if seconds.get(item.nodeid, 0.0) > SLOW_SECONDS:
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("services") is not None:
+            # One at a time on one worker under `-n 2 --dist loadgroup`: each starts servers,
+            # databases or Redis of its own, and two of them side by side on a 2-core machine
+            # starve each other's timers (slot expiry, grace periods, recovery bounds).
+            item.add_marker(pytest.mark.xdist_group("services"))
 
 
 class Timings:

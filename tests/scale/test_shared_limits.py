@@ -42,7 +42,8 @@ def own_redis() -> Iterator[RedisServer]:
 @contextmanager
 def two_servers(pg_url: str, redis: RedisServer, logs: Path) -> Iterator[tuple[Server, Server]]:
     url = f"redis://:{quote(PASSWORD, safe='')}@127.0.0.1:{redis.port}/0"
-    env = {"YACHT_LIMITS_TTL": str(TTL)}
+    # the connection slots are what is tested: not the rate of opening sockets (30 a minute)
+    env = {"YACHT_LIMITS_TTL": str(TTL), "YACHT_CONNECTS_PER_MINUTE": "1000"}
     a = Server(pg_url, url, logs / "a.log", env=env)
     b = Server(pg_url, url, logs / "b.log", env=env)
     try:

@@ -23,7 +23,7 @@ from yacht.web.edge import serving
 from yacht.web.edge.logs import JsonFormatter
 from yacht.web.edge.redact import RedactFilter, redact, remember
 from yacht.web.settings import Settings
-from yacht.web.storage.store import Store
+from yacht.web.storage.store import Store, head_revision
 
 YACHT = str(Path(sys.executable).with_name("yacht"))
 SECRET = "Tr0ub4dor-and-3"
@@ -128,7 +128,8 @@ def start_up_failures(tmp_path: Path) -> list[tuple[str, str]]:
         ("not a url", "cannot use the database URL not a url: not a database URL"),
         (
             f"sqlite:///{stamped}",
-            "is at migration 9999_future, which this yacht does not know (its newest is 0003)",
+            "is at migration 9999_future, which this yacht does not know "
+            f"(its newest is {head_revision()})",
         ),
     ]
 

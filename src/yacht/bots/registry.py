@@ -30,7 +30,7 @@ def make_bot(name: str) -> Bot:
     >>> make_bot("grandmaster")
     Traceback (most recent call last):
     ...
-    yacht.bots.base.BotError: unknown bot: 'grandmaster' (known: random, greedy, easy, medium, hard, ...)
+    yacht.bots.base.BotError: unknown bot: 'grandmaster' (known: random, greedy, easy, ...)
     """
     key = name.strip().lower() if isinstance(name, str) else name
     if key == "random":

@@ -102,6 +102,9 @@ class Settings(BaseSettings):
     pg_direct: bool = True
     # s a process's entry and connection slots in Redis outlive it (yacht.web.edge.shared)
     limits_ttl: float = Field(default=30.0, gt=0)
+    # WebSockets one client may open in any minute (a page reconnects after a drop; more for
+    # many players behind one address)
+    connects_per_minute: int = Field(default=30, ge=1)
     # s SIGTERM waits for requests in flight before it cancels them (then the process exits)
     shutdown_grace: float = Field(default=10.0, ge=0)
     # addresses and networks whose connections may read /metrics, comma-separated

@@ -29,6 +29,20 @@ _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message
 _SKIP = {"color_message"}  # uvicorn's copy of the message with terminal colours
 
 
+_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def _one_line(out: dict[str, Any]) -> str:
+    """``out`` as JSON on one line for every line-based reader: JSON leaves NEL, U+2028 and
+    U+2029 raw in strings (a hostile request path carries them), and ``str.splitlines`` and
+    many log shippers break lines there, so they are escaped as well.
+
+    >>> _one_line({"message": "a\u2028b"})
+    '{"message": "a\\\\u2028b"}'
+    """
+    return json.dumps(out, ensure_ascii=False).translate(_BREAKS)
+
+
 def json_line(message: str, level: str = "info", logger: str = "yacht.web", **fields: Any) -> str:
     """A log line in the same shape as :class:`JsonFormatter`'s, for use before logging is set up.
 
@@ -43,7 +57,7 @@ def json_line(message: str, level: str = "info", logger: str = "yacht.web", **fi
         "pid": os.getpid(),
         **fields,
     }
-    return json.dumps(out, ensure_ascii=False)
+    return _one_line(out)
 
 
 class JsonFormatter(logging.Formatter):
@@ -67,7 +81,7 @@ class JsonFormatter(logging.Formatter):
                 )
         if record.exc_info:
             out["error"] = self.formatException(record.exc_info)
-        return json.dumps(out, ensure_ascii=False)
+        return _one_line(out)
 
 
 def uvicorn_log_config(level: str = "info", json_lines: bool = True) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from yacht.actions import Action
 from yacht.game import Game
 from yacht.web.bus.broadcast import Broadcaster, table_channel
-from yacht.web.edge.limits import ClientLimits
+from yacht.web.edge.limits import QUOTAS, ClientLimits, Quota
 from yacht.web.edge.metrics import Metrics
 from yacht.web.protocol.errors import TableError
 from yacht.web.protocol.messages import (
@@ -90,7 +90,9 @@ class TableService:
         self.metrics = Metrics()
         store.on_pool_wait = self.metrics.pool_wait.observe
         self.presence = Presence(store, lambda: self.clock())
-        self.limits = ClientLimits()
+        every = 60.0 / settings.connects_per_minute
+        connects = Quota(burst=settings.connects_per_minute, every=every)
+        self.limits = ClientLimits({**QUOTAS, "connect": connects})
         self._background: set[asyncio.Task[None]] = set()
         self._presence_due: set[str] = set()  # tables with a presence announcement coming
         self._presence_at: dict[str, float] = {}  # when each table's last one went out
