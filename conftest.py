@@ -199,7 +199,9 @@ def own_tables() -> Callable[[str], Path]:
     tables the rest of the session must not find, such as a duel's solved layers)."""
 
     def folder(name: str) -> Path:
-        path = TABLES / name
+        # one per xdist worker: two workers building the same layered table at once would
+        # write the same partial files
+        path = TABLES / name / os.environ.get("PYTEST_XDIST_WORKER", "main")
         path.mkdir(parents=True, exist_ok=True)
         return path
 

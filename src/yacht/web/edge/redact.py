@@ -5,8 +5,8 @@ of the secrets the server was given (:func:`redact`, which the settings feed wit
 of the database and Redis URLs they hold, see :func:`remember`); :class:`RedactFilter` does it
 to log records, installed on every handler of a logging config by :func:`redacted_config`.
 
->>> redact_url("postgresql+psycopg://yacht:s3cret@db.example:5432/yacht")
-'postgresql+psycopg://yacht:***@db.example:5432/yacht'
+>>> redact_url("postgresql+psycopg://ann:s3cret@db.example:5432/games")
+'postgresql+psycopg://ann:***@db.example:5432/games'
 >>> redact("could not connect to redis://:hunter2@10.0.0.7:6379/0 (refused)")
 'could not connect to redis://:***@10.0.0.7:6379/0 (refused)'
 >>> remember("pa ss"); redact("password 'pa ss' was refused")
