@@ -135,7 +135,7 @@ CASES: list[tuple[str, list[str], Callable[[], Any] | None, str]] = [
     ("sheets_count", [*SHEETS, "a=1;b=1;c=1;d=1;e=1;f=1"], None, "need 1 to 5"),
     ("opponent_points", [*SHEETS, "ones=x"], None, "ones='x' is not a number"),
     ("opponent_cannot", [*SHEETS, "ones=7"], None, "ones cannot score 7 under traditional"),
-    ("unknown_category", [*SHEETS, "bonus=3"], None, "unknown category: 'bonus'"),
+    ("unknown_category", [*SHEETS, "bonus=3"], None, "unknown category 'bonus'"),
     (
         "upper_impossible",
         [*HINT, "--rules", "clubhouse", "--used", "ones", "--upper", "7"],

@@ -102,3 +102,18 @@ def test_rules_names_the_preset_in_the_language(
         if preset_label(name, lang) != name:
             assert repr(name) not in first
         assert english_words(first, lang) == []
+
+
+def test_opponents_sheets_take_the_names_in_the_language(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--opponents`` reads categories as ``--used`` does: a Finnish name is understood (here
+    its points are refused, in Finnish, before any table is built) and an unknown one is
+    refused with the names in that language."""
+    argv = ["hint", "--lang", "fi", "--dice", "1", "1", "2", "3", "4", "--rolls-left", "1"]
+    status, _, err = run([*argv, "--opponents", "ykköset=7"], capsys)
+    assert status == 2
+    assert category_label(Category.ONES, "fi") in err and "7" in err
+    assert english_words(err, "fi", {"yacht"}) == [], err
+    status, _, err = run([*argv, "--opponents", "lumpeni=3"], capsys)
+    assert status == 2 and category_names("fi") in err

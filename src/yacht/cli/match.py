@@ -9,7 +9,13 @@ import sys
 from typing import Any
 
 from yacht.cli import CommandError, add_lang_option, cli_gettext
-from yacht.cli.core import json_option, preset_shown, rules_option, used_categories
+from yacht.cli.core import (
+    json_option,
+    parse_category,
+    preset_shown,
+    rules_option,
+    used_categories,
+)
 from yacht.cli.errors import dice_error, no_upper_error
 from yacht.cli.text import bot_label, count, number, open_text, option_text, percent, rolls_left
 
@@ -314,7 +320,7 @@ def cmd_win_hint(args: argparse.Namespace) -> int:
     cap = rules.upper_bonus.threshold if rules.upper_bonus is not None else 0
     try:  # the sheets and the position are checked before any work: a ValueError is theirs
         me = Seat(mask_of(used), min(args.upper or 0, cap), args.banked or 0)
-        others = [seat_of(rules, s) for s in parse_sheets(args.opponents, rules)]
+        others = [seat_of(rules, s) for s in parse_sheets(args.opponents, rules, parse_category)]
         h = seat_hint(rules, me, others, args.dice, args.rolls_left)
     except ValueError as e:
         raise CommandError.about(e) from None

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -300,10 +300,15 @@ def _solved(rules: Rules, me: Seat, opponents: Sequence[Seat]) -> PositionValues
     return PositionValues(win, expected, win + TIE_BREAK * expected, True)
 
 
-def parse_sheets(text: str, rules: Rules | str = "traditional") -> list[dict[Category, int]]:
+def parse_sheets(
+    text: str,
+    rules: Rules | str = "traditional",
+    category: Callable[[str], Category] = Category.parse,
+) -> list[dict[Category, int]]:
     """Opponents' score sheets from text: a JSON list of ``{category: points}`` objects, or
     one sheet per opponent separated by ``;``, each ``category=points`` pairs separated by
     commas (``empty`` for an empty sheet). Points must be a score the category can make.
+    ``category`` reads a category's name (a face passes one that knows the user's language).
 
     >>> parse_sheets("ones=3,yacht=50;empty")
     [{Category.ONES: 3, Category.YACHT: 50}, {}]
@@ -344,7 +349,7 @@ def parse_sheets(text: str, rules: Rules | str = "traditional") -> list[dict[Cat
     for i, sheet in enumerate(raw, 1):
         parsed: dict[Category, int] = {}
         for name, value in sheet.items():
-            c = Category.parse(name)
+            c = category(name)
             try:
                 points = int(str(value))
             except ValueError:
