@@ -114,7 +114,9 @@ def test_a_right_to_left_name_is_isolated_on_every_page(
         expect(page.locator("#games td bdi", has_text=who)).to_have_count(1)
         assert_isolated(page, who, at_least=1)
 
-    page.get_by_role("link", name="Replay").click()
+    with page.expect_response(lambda r: r.url.endswith("/replay")):  # the steps are loaded
+        page.get_by_role("link", name="Replay").click()
+    expect(page.locator("#step-text")).to_have_text("Before the first roll")
     page.locator("#first").click()
     page.locator("#next").click()
     expect(page.locator("#step-text")).to_contain_text(f"{name} rolled")
