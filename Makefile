@@ -72,7 +72,7 @@ bench-fast: $(STAMP)
 # pytest-cov; subprocesses measured too). Needs the services; runs the suite twice.
 coverage-fast: services $(RL_STAMP)
 	rm -rf build/coverage && mkdir -p build/coverage
-	COVERAGE_FILE=build/coverage/full $(BIN)/pytest -n 2 --cov=yacht --cov-report= -q
+	COVERAGE_FILE=build/coverage/full $(BIN)/pytest -n 2 --dist loadgroup --cov=yacht --cov-report= -q
 	COVERAGE_FILE=build/coverage/fast $(BIN)/pytest -n 2 $(FAST) --cov=yacht --cov-report= -q
 	$(BIN)/python -m benchmarks.testtiers coverage build/coverage/fast build/coverage/full
 
