@@ -76,9 +76,29 @@ def test_a_wrapped_policy_and_the_review_agree() -> None:
 
 
 def test_illegal_actions_are_counted_and_a_stuck_policy_ends() -> None:
-    result = yacht.env.evaluate(lambda obs, info: score_action("yacht"), 1, seed=0)
+    result = yacht.env.evaluate(
+        lambda obs, info: score_action("yacht"), 1, seed=0, illegal_action="penalize"
+    )
     assert result.illegal == yacht.env.ILLEGAL_LIMIT
     assert result.totals[0] == result.points[0][-1]
+    assert (result.unfinished, result.decisions, result.loss) == (1, 0, 0.0)
+
+
+def test_unfinished_games_are_counted_and_not_rated() -> None:
+    calls = {"n": 0}
+
+    def stuck_in_the_first_game(obs: Any, info: dict[str, Any]) -> int:
+        calls["n"] += 1
+        if calls["n"] <= 2:  # the first game: yacht, then yacht again (illegal: it ends)
+            return score_action("yacht")
+        return int(np.flatnonzero(info["action_mask"][32:])[0]) + 32
+
+    result = yacht.env.evaluate(stuck_in_the_first_game, 3, seed=0, name="stuck")
+    assert (result.games, result.unfinished, result.finished, result.illegal) == (3, 1, 2, 1)
+    assert result.decisions == 24  # the two finished games' turns only
+    assert result.loss_per_game == pytest.approx(result.loss / 2)
+    assert "UNFINISHED games: 1 of 3" in str(result)
+    assert result.to_json()["unfinished_games"] == 1
 
 
 def test_bad_arguments_are_refused() -> None:

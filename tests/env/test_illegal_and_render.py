@@ -14,9 +14,25 @@ from yacht.game import Game
 from yacht.rules import CATEGORIES, Category
 
 
-def test_penalize_is_the_default_and_changes_nothing_but_the_reward() -> None:
+def test_terminate_is_the_default_it_ends_the_episode_with_the_penalty() -> None:
     env = YachtEnv()
-    assert env.illegal_action == "penalize"
+    assert (env.illegal_action, env.illegal_penalty) == ("terminate", 1.0)
+    env.reset(seed=2)
+    env.step(score_action("ones"))
+    before, seen = env.game.to_json(), env.game.dice
+    obs, reward, terminated, truncated, info = env.step(score_action("ones"))
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    assert env.game.to_json() == before and not env.game.finished
+    assert tuple(obs[:5]) == seen
+    with pytest.raises(GameOverError, match="episode is over"):
+        env.step(score_action("twos"))
+    _, info = env.reset()
+    _, reward, terminated, _, info = env.step(score_action("twos"))
+    assert not terminated and not info["illegal_action"] and float(reward) >= 0
+
+
+def test_penalize_changes_nothing_but_the_reward() -> None:
+    env = YachtEnv(illegal_action="penalize")
     env.reset(seed=2)
     env.step(score_action("ones"))
     before, seen = env.game.to_json(), env.game.dice
@@ -41,8 +57,9 @@ def test_penalize_with_no_rolls_left_and_a_custom_penalty() -> None:
     assert info["action_mask"][:32].sum() == 0
 
 
-def test_penalize_truncates_a_stuck_policy_and_reset_starts_afresh() -> None:
-    env = YachtEnv(illegal_penalty=0)
+@pytest.mark.parametrize("limit", [ILLEGAL_LIMIT, 7])
+def test_penalize_truncates_a_stuck_policy_and_refuses_steps_after_it(limit: int) -> None:
+    env = YachtEnv(illegal_action="penalize", illegal_penalty=0, illegal_limit=limit)
     env.reset(seed=1)
     env.step(score_action("yacht"))
     truncated, steps = False, 0
@@ -50,14 +67,22 @@ def test_penalize_truncates_a_stuck_policy_and_reset_starts_afresh() -> None:
         _, reward, terminated, truncated, _ = env.step(score_action("yacht"))
         assert reward == 0.0 and not terminated
         steps += 1
-    assert steps == ILLEGAL_LIMIT
+    assert steps == limit
+    with pytest.raises(GameOverError, match="episode is over"):
+        env.step(score_action("ones"))
     _, info = env.reset(seed=1)
     _, _, _, truncated, info = env.step(score_action("ones"))
     assert not truncated and not info["illegal_action"]
 
 
-def test_out_of_space_actions_and_steps_after_the_end_raise_in_both_modes() -> None:
-    for mode in ("penalize", "raise"):
+@pytest.mark.parametrize("bad", [{"illegal_limit": 0}, {"illegal_action": "ignore"}])
+def test_settings_no_environment_accepts_are_refused(bad: dict[str, object]) -> None:
+    with pytest.raises(ValueError, match="illegal_"):
+        YachtEnv(**bad)  # type: ignore[arg-type]
+
+
+def test_out_of_space_actions_and_steps_after_the_end_raise_in_every_mode() -> None:
+    for mode in ("terminate", "penalize", "raise"):
         env = YachtEnv(illegal_action=mode)
         _, info = env.reset(seed=3)
         for bad in (44, -1, "roll"):

@@ -12,6 +12,11 @@ play's
 A policy is any ``policy(obs, info) -> action`` for the environment :func:`evaluate` builds:
 ``wrap`` (for example :class:`yacht.env.Features`) wraps :class:`YachtEnv` as in training.
 
+A game an illegal action ends (``illegal_action="terminate"``, the default) or truncates
+(``"penalize"``, after ``illegal_limit`` of them) is **unfinished**: its total counts in the
+mean as it stands, it is counted in ``Evaluation.unfinished``, and its decisions are not rated
+(a half-filled sheet has no optimum to compare with), so the losses are over finished games.
+
 >>> from yacht.env.agents import bot_action, view_from_observation
 >>> import random
 >>> from yacht.bots import make_bot
@@ -60,6 +65,7 @@ class Evaluation:
     illegal: int  # illegal actions penalized (never with a mask-following policy)
     optimum: float  # the exact expected total of optimal play
     optimal_points: tuple[float, ...]  # optimal play's mean points per category
+    unfinished: int = 0  # games an illegal action ended or truncated; not in decisions or loss
 
     @property
     def games(self) -> int:
@@ -80,8 +86,14 @@ class Evaluation:
         return self.loss / self.decisions if self.decisions else 0.0
 
     @property
+    def finished(self) -> int:
+        """Games played to a full sheet: the ones :attr:`loss` rates."""
+        return self.games - self.unfinished
+
+    @property
     def loss_per_game(self) -> float:
-        return self.loss / self.games
+        """Points given up per finished game (NaN when none finished)."""
+        return self.loss / self.finished if self.finished else math.nan
 
     def percentiles(self) -> dict[int, int]:
         qs = np.percentile(self.totals, PERCENTILES, method="inverted_cdf")
@@ -107,6 +119,7 @@ class Evaluation:
             "decisions": self.decisions,
             "loss_per_decision": round(self.loss_per_decision, 4),
             "loss_per_game": round(self.loss_per_game, 3),
+            "unfinished_games": self.unfinished,
             "illegal_actions": self.illegal,
             "categories": {
                 k: {"mean": round(m, 3), "optimal": round(o, 3)}
@@ -125,10 +138,16 @@ class Evaluation:
             f"{self.optimum:.2f})",
             f"percentiles: {pct}",
             f"points lost per decision {self.loss_per_decision:.3f} ({self.decisions} decisions, "
-            f"{self.loss_per_game:.2f} per game against the exact hints)",
+            f"{self.loss_per_game:.2f} per game against the exact hints, "
+            f"over the {self.finished} finished games)",
         ]
+        if self.unfinished:
+            lines.append(
+                f"UNFINISHED games: {self.unfinished} of {self.games} (ended by illegal actions; "
+                "their totals are in the mean, their decisions are not rated)"
+            )
         if self.illegal:
-            lines.append(f"illegal actions penalized: {self.illegal}")
+            lines.append(f"illegal actions: {self.illegal}")
         lines.append("category          mean  optimal    gap")
         for name, (mean, best) in self.category_gaps().items():
             lines.append(f"{name:<16}{mean:6.2f}  {best:7.2f}  {best - mean:5.2f}")
@@ -151,19 +170,21 @@ def evaluate(
     *,
     wrap: Callable[[YachtEnv], gymnasium.Env[Any, Any]] | None = None,
     name: str = "policy",
+    illegal_action: str = "terminate",
 ) -> Evaluation:
     """Play ``games`` games of ``policy`` and rate them (see the module docstring).
 
-    Raises ValueError for a bad ``games`` or ``rules``; a policy's illegal action is
-    penalized by the environment and counted in ``Evaluation.illegal``.
+    Raises ValueError for a bad ``games`` or ``rules``; a policy's illegal action is handled
+    as ``illegal_action`` says (``"terminate"`` or ``"penalize"``), counted in
+    ``Evaluation.illegal``, and its game, if it ends unfinished, in ``Evaluation.unfinished``.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a whole number >= 1, got {games!r}")
     preset = rules_by_name(rules)
-    base = YachtEnv(rules=preset)
+    base = YachtEnv(rules=preset, illegal_action=illegal_action)
     env: gymnasium.Env[Any, Any] = wrap(base) if wrap is not None else base
     totals, points = [], []
-    decisions, loss, illegal = 0, 0.0, 0
+    decisions, loss, illegal, unfinished = 0, 0.0, 0, 0
     for i in range(games):
         obs, info = env.reset(seed=seed + i)
         done = False
@@ -172,9 +193,12 @@ def evaluate(
             illegal += int(info["illegal_action"])
             done = terminated or truncated
         game = base.game
-        rated = review(game).decisions
-        decisions += len(rated)
-        loss += sum(d.loss for d in rated if not d.accurate)  # float ties count as none
+        if game.finished:
+            rated = review(game).decisions
+            decisions += len(rated)
+            loss += sum(d.loss for d in rated if not d.accurate)  # float ties count as none
+        else:
+            unfinished += 1
         sheet = game.sheet(0)
         totals.append(game.totals[0])
         points.append(tuple(sheet.get(c, 0) for c in CATEGORIES))
@@ -189,6 +213,7 @@ def evaluate(
         illegal,
         optimum,
         _optimal_points(preset),
+        unfinished,
     )
 
 

@@ -17,19 +17,28 @@ category's points, plus the upper bonus in the step that earns it (presets with 
 **Illegal actions** (legal in the action space, not now: a hold with no rolls left, a filled
 category) follow the constructor's ``illegal_action``:
 
-* ``"penalize"`` (the default, what Stable-Baselines3's ``check_env`` needs: it steps random
-  unmasked actions): nothing changes, the reward is ``-illegal_penalty`` (default 1.0) and
-  ``info["illegal_action"]`` is True (False on every other step). After :data:`ILLEGAL_LIMIT`
-  illegal actions in one episode it is truncated, so a stuck policy cannot loop for ever.
+* ``"terminate"`` (the default): the episode ends there (``terminated``), the reward is
+  ``-illegal_penalty`` (default 1.0) and ``info["illegal_action"]`` is True (False on every
+  other step). The game's remaining points are lost with it, so an illegal action is never
+  worth as much as a legal one: a value learner (DQN) does not learn to loop on them, and
+  Stable-Baselines3's ``check_env`` (random unmasked actions) passes.
+* ``"penalize"``: nothing changes, the reward is ``-illegal_penalty``. After ``illegal_limit``
+  (default :data:`ILLEGAL_LIMIT`) illegal actions in one episode it is truncated, so a stuck
+  policy cannot loop for ever. A value learner can find a no-op that costs 1 point worth
+  almost as much as the state itself: raise the penalty (10 works for DQN) or terminate.
 * ``"raise"``: the game's own error (a ``ValueError``) is raised and nothing changes.
 
-Either way the mask (``info["action_mask"]``, :meth:`YachtEnv.action_masks`) is the way to
-avoid them. Anything outside the action space raises ``InvalidActionError`` in both modes,
-and so does a step after the end (``GameOverError``).
+The mask (``info["action_mask"]``, :meth:`YachtEnv.action_masks`) is the way to avoid them.
+Anything outside the action space raises ``InvalidActionError`` in every mode, and so does a
+step after the episode ended, terminated or truncated (``GameOverError``).
 
 >>> obs, reward, terminated, truncated, info = env.step(score_action("choice"))
->>> reward, info["illegal_action"], truncated
-(-1.0, True, False)
+>>> reward, info["illegal_action"], terminated
+(-1.0, True, True)
+>>> env.step(score_action("yacht"))
+Traceback (most recent call last):
+...
+yacht.actions.GameOverError: cannot score yacht: the episode is over (call reset())
 >>> strict = YachtEnv(illegal_action="raise")
 >>> _ = strict.reset(seed=1)
 >>> _ = strict.step(score_action("choice"))
@@ -37,6 +46,12 @@ and so does a step after the end (``GameOverError``).
 Traceback (most recent call last):
 ...
 yacht.actions.CategoryFilledError: cannot 'score choice': choice is already filled with ...
+
+**Dice.** ``reset(seed=s)`` starts episode 0 of seed ``s``; each ``reset()`` without a seed
+starts the next episode of the same seed. Every die is :func:`yacht.env.counter_dice` of
+(seed, episode, turn, roll, slot), the function :class:`yacht.env.VectorYachtEnv` deals from
+in batch, so sub-environment ``i`` of a vector reset with seed ``s`` plays exactly what
+``YachtEnv`` plays after ``reset(seed=s + i)``.
 
 ``render_mode`` is ``"ansi"`` (text) or ``"rgb_array"`` (a small picture of the dice and the
 sheet, :mod:`yacht.env.picture`).
@@ -52,7 +67,7 @@ import numpy.typing as npt
 from gymnasium.error import ResetNeeded
 
 from yacht.actions import GameOverError, Hold, Roll
-from yacht.dice import RandomDice
+from yacht.env.counter_dice import CounterDice
 from yacht.env.spaces import (
     action_mask,
     action_space,
@@ -64,13 +79,36 @@ from yacht.env.spaces import (
 from yacht.game import Game, TurnView
 from yacht.rules import Rules, rules_by_name
 
-__all__ = ["ENV_ID", "ILLEGAL_ACTIONS", "ILLEGAL_LIMIT", "YachtEnv", "score_action"]
+__all__ = [
+    "ENV_ID",
+    "ILLEGAL_ACTIONS",
+    "ILLEGAL_LIMIT",
+    "YachtEnv",
+    "check_illegal",
+    "score_action",
+]
 
 ENV_ID = "yacht/Yacht-v0"
-ILLEGAL_ACTIONS = ("penalize", "raise")
+ILLEGAL_ACTIONS = ("terminate", "penalize", "raise")
 ILLEGAL_LIMIT = 1000
-"""Illegal actions in one episode after which ``"penalize"`` truncates it (a legal game takes
-at most 36 steps; a uniformly random unmasked policy makes about 150 illegal ones)."""
+"""The default ``illegal_limit``: illegal actions in one episode after which ``"penalize"``
+truncates it (a legal game takes at most 36 steps; a uniformly random unmasked policy makes
+about 150 illegal ones)."""
+
+
+def check_illegal(illegal_action: str, illegal_penalty: float, illegal_limit: int) -> float:
+    """The penalty as a float, or ValueError for a setting no environment accepts."""
+    if illegal_action not in ILLEGAL_ACTIONS:
+        raise ValueError(
+            f"unknown illegal_action {illegal_action!r} (use 'terminate', 'penalize' or 'raise')"
+        )
+    penalty = float(illegal_penalty)
+    if not np.isfinite(penalty) or penalty < 0:
+        raise ValueError(f"illegal_penalty must be a number >= 0, got {illegal_penalty!r}")
+    if isinstance(illegal_limit, bool) or not isinstance(illegal_limit, int) or illegal_limit < 1:
+        raise ValueError(f"illegal_limit must be a whole number >= 1, got {illegal_limit!r}")
+    return penalty
+
 
 Observation = npt.NDArray[np.int16]
 
@@ -85,20 +123,16 @@ class YachtEnv(gymnasium.Env[Observation, np.int64]):
         rules: Rules | str = "traditional",
         render_mode: str | None = None,
         *,
-        illegal_action: str = "penalize",
+        illegal_action: str = "terminate",
         illegal_penalty: float = 1.0,
+        illegal_limit: int = ILLEGAL_LIMIT,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"unknown render mode {render_mode!r} (use 'ansi', 'rgb_array' or None)"
             )
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(
-                f"unknown illegal_action {illegal_action!r} (use 'penalize' or 'raise')"
-            )
-        penalty = float(illegal_penalty)
-        if not np.isfinite(penalty) or penalty < 0:
-            raise ValueError(f"illegal_penalty must be a number >= 0, got {illegal_penalty!r}")
+        penalty = check_illegal(illegal_action, illegal_penalty, illegal_limit)
+        self.illegal_limit = illegal_limit
         self.rules = rules_by_name(rules)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
@@ -107,6 +141,11 @@ class YachtEnv(gymnasium.Env[Observation, np.int64]):
         self.observation_space = observation_space(self.rules)
         self._game: Game | None = None
         self._illegal = 0
+        self._over = False
+        self.seed: int | None = None
+        """The seed of the dice (modulo 2**64), set by the first reset."""
+        self.episode = 0
+        """The episode of :attr:`seed` being played: 0 after ``reset(seed=...)``."""
 
     @property
     def game(self) -> Game:
@@ -127,22 +166,30 @@ class YachtEnv(gymnasium.Env[Observation, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
-        dice = RandomDice(int(self.np_random.integers(2**63 - 1)))
-        self._game = Game(["agent"], self.rules, dice)
+        if seed is not None:
+            self.seed, self.episode = int(seed) % 2**64, 0
+        elif self.seed is None:
+            self.seed, self.episode = int(self.np_random.integers(2**63 - 1)), 0
+        else:
+            self.episode += 1
+        self._game = Game(["agent"], self.rules, CounterDice(self.seed, self.episode))
         self._game.apply(Roll())
         self._illegal = 0
+        self._over = False
         return observation(self._game), self._info()
 
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         game = self.game
         decoded = decode_action(action)
-        if game.finished:
-            raise GameOverError(f"cannot {decoded!s}: the game is over (call reset())")
-        if self.illegal_action == "penalize" and not action_mask(game)[int(action)]:
+        if self._over or game.finished:
+            raise GameOverError(f"cannot {decoded!s}: the episode is over (call reset())")
+        if self.illegal_action != "raise" and not action_mask(game)[int(action)]:
             self._illegal += 1
-            truncated = self._illegal >= ILLEGAL_LIMIT
+            terminated = self.illegal_action == "terminate"
+            truncated = not terminated and self._illegal >= self.illegal_limit
+            self._over = terminated or truncated
             info = self._info(illegal=True)
-            return observation(game), -self.illegal_penalty, False, truncated, info
+            return observation(game), -self.illegal_penalty, terminated, truncated, info
         before = game.totals[0]
         if isinstance(decoded, Hold):
             if game.rolls_left == 0:
@@ -155,6 +202,7 @@ class YachtEnv(gymnasium.Env[Observation, np.int64]):
             if not game.finished:
                 game.apply(Roll())
         reward = float(game.totals[0] - before)
+        self._over = game.finished
         return observation(game), reward, game.finished, False, self._info()
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
