@@ -94,7 +94,7 @@ def fair_game() -> dict[str, Any]:
     for category in CATEGORIES:
         game.apply("roll")
         game.apply(f"score {category.value}")
-    return game.to_json() | {"fair": {"commitment": FairDice(FAIR_SEED).commitment}}
+    return game.to_json() | {"fair": {"rule": 1, "commitment": FairDice(FAIR_SEED).commitment}}
 
 
 def saved_game() -> dict[str, Any]:

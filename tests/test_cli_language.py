@@ -304,17 +304,20 @@ def test_simulate_and_review_read_in_the_language(
     assert decisions in out and not re.search(r"\d\.\d", out)  # 1,5 not 1.5
 
 
-@pytest.mark.parametrize("seeds", [None, 1, 2])
-def test_the_verify_verdict_in_each_language(seeds: int | None) -> None:
+@pytest.mark.parametrize("seeds", [0, 1, 2])
+def test_the_verify_verdict_in_each_language(seeds: int) -> None:
     from yacht.cli.web import verdict_text
     from yacht.web.service.fairness import Verdict, VerifyProblem
 
-    verdict = Verdict(True, rolls=31, dice=112, commitment="ab" * 32, seeds=seeds)
+    verdict = Verdict(
+        seeds > 0, rolls=31, dice=112, commitment="ab" * 32, seeds=seeds, rule=3, alone=not seeds
+    )
     assert verdict_text(verdict, "en") == verdict.summary()  # English as before
     texts = {lang: verdict_text(verdict, lang) for lang in LANGS}
     for lang, text in texts.items():
         assert english_words(text, lang) == [], text
-    assert texts["fi"].startswith("reilu: ") and "31 heittoa (112 noppaa)" in texts["fi"]
+    start = "reilu säännön 3 mukaan: " if seeds else "palvelin jakoi yksin (sääntö 3): "
+    assert texts["fi"].startswith(start) and "31 heittoa (112 noppaa)" in texts["fi"]
     assert "31 хвърляния (112 зара)" in texts["bg"] and "112 terninger" in texts["nb"]
     if seeds == 1:
         assert "1 pelaajan siemenluku," in texts["fi"] and "1 startverdi " in texts["nb"]

@@ -16,16 +16,25 @@ import pytest
 from starlette.testclient import TestClient
 
 from yacht.cli import main
-from yacht.dice import FairDice
+from yacht.dice import PlacedDice
 
 from .helpers import Table
 
 
-def finished_game(client: TestClient, *seats: str, **options: Any) -> dict[str, Any]:
+def finished_game(
+    client: TestClient, *seats: str, seeds: bool = True, **options: Any
+) -> dict[str, Any]:
+    """A game played to its end; every person who sits gives a seed (as the page does) unless
+    ``seeds`` is false."""
     t = Table.create(client, *seats, **options)
     for seat, kind in enumerate(seats):
         if kind == "human":
-            t.join(seat, f"P{seat + 1}")
+            body: dict[str, Any] = {"seat": seat, "name": f"P{seat + 1}"}
+            if seeds:
+                body["seed"] = f"seed-of-seat-{seat}"
+            r = client.post(f"/api/tables/{t.code}/join", json=body)
+            assert r.status_code == 200, r.text
+            t.tokens[seat] = r.json()["token"]
     final = t.play_to_end()
     data: dict[str, Any] = client.get(f"/api/games/{final['id']}").json()
     return data
@@ -43,24 +52,49 @@ def test_a_finished_game_is_fair(
     client: TestClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     data = finished_game(client, "human", client_seed="we agreed")
-    assert data["fair"]["commitment"] == FairDice(data["dice"]["server_seed"]).commitment
-    assert data["fair"]["rule"] == 2  # the dice key is made of the players' seeds
-    assert data["dice"]["client_seed"] == data["fair"]["key"] != "we agreed"
+    assert data["fair"]["commitment"] == PlacedDice(data["dice"]["server_seed"]).commitment
+    assert data["fair"]["rule"] == 3  # each die by its place, the key of the players' seeds
+    assert data["dice"]["kind"] == "placed"
+    assert data["dice"]["key"] == data["fair"]["key"] != "we agreed"
     status, out = verify(tmp_path, data, capsys)
     rolls = sum(e["action"] == "roll" for e in data["events"])
-    assert status == 0 and out.startswith("fair:") and f"all {rolls} rolls" in out
+    assert status == 0 and out.startswith("fair by rule 3:"), out
+    assert "its key of 1 player seed," in out and f"all {rolls} rolls" in out
 
 
 def test_start_roll_offs_are_checked_too(
     client: TestClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    data = finished_game(client, "greedy", "greedy", "greedy", start="roll-off")
-    assert data["start"]["rolls"]
+    data = finished_game(client, "human", "greedy", "greedy", start="roll-off")
+    assert data["start"]["rolls"] and data["dice"]["rolloffs"]
     assert verify(tmp_path, data, capsys)[0] == 0
     tampered = copy.deepcopy(data)
     tampered["start"]["rolls"][0][0] = tampered["start"]["rolls"][0][0] % 6 + 1
     status, out = verify(tmp_path, tampered, capsys)
     assert status == 1 and "start" in out
+
+
+@pytest.mark.parametrize(
+    ("seats", "seeds"),
+    [(("greedy", "greedy"), True), (("human", "greedy"), False), (("human", "human"), False)],
+)
+def test_a_key_without_a_players_seed_is_dealt_by_the_server_alone(
+    client: TestClient,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    seats: tuple[str, ...],
+    seeds: bool,
+) -> None:
+    """A table of bots, or people who gave no seed: every die re-derives, yet nobody but the
+    server had a say in them, so the check never says fair."""
+    data = finished_game(client, *seats, seeds=seeds)
+    assert data["fair"]["contributions"] == []
+    status, out = verify(tmp_path, data, capsys)
+    assert status == 1 and out.startswith("dealt by the server alone (rule 3):"), out
+    assert "fair:" not in out and "NOT fair" not in out
+    assert main(["verify", str(tmp_path / "game.json"), "--json"]) == 1
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["verdict"] == "server alone" and verdict["fair"] is False
 
 
 def _tamper_die(data: dict[str, Any]) -> None:
@@ -81,8 +115,24 @@ def _tamper_commitment(data: dict[str, Any]) -> None:
     data["fair"]["commitment"] = "f" * 64
 
 
-def _tamper_client_seed(data: dict[str, Any]) -> None:
-    data["dice"]["client_seed"] = "something else"
+def _tamper_key(data: dict[str, Any]) -> None:
+    data["dice"]["key"] = "something else"
+
+
+def _tamper_player_seed(data: dict[str, Any]) -> None:
+    data["fair"]["contributions"][0]["seed"] = "not what I gave"
+
+
+def _drop_rule(data: dict[str, Any]) -> None:
+    del data["fair"]["rule"]
+
+
+def _unknown_rule(data: dict[str, Any]) -> None:
+    data["fair"]["rule"] = 4
+
+
+def _rule_2_read_of_rule_3_dice(data: dict[str, Any]) -> None:
+    data["fair"]["rule"] = 2
 
 
 def _tamper_totals(data: dict[str, Any]) -> None:
@@ -100,7 +150,11 @@ def _drop_last_event(data: dict[str, Any]) -> None:
         _tamper_points,
         _tamper_seed,
         _tamper_commitment,
-        _tamper_client_seed,
+        _tamper_key,
+        _tamper_player_seed,
+        _drop_rule,
+        _unknown_rule,
+        _rule_2_read_of_rule_3_dice,
         _tamper_totals,
         _drop_last_event,
     ],

@@ -76,7 +76,7 @@ def test_a_restart_in_the_middle_of_a_game_loses_nothing(db: Path) -> None:
         data = client.get(f"/api/games/{final['id']}").json()
         from yacht.web.service.fairness import verify
 
-        assert verify(data).fair
+        assert not verify(data).problems  # its people gave no seeds: dealt by the server alone
 
 
 def test_bots_resume_after_a_restart(db: Path) -> None:

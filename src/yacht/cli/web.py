@@ -220,21 +220,20 @@ def verdict_text(verdict: Any, lang: str | None = None) -> str:
 
     lang = lang or cli_language()
     _ = translator(lang).gettext
-    if not verdict.fair:
+    if verdict.problems:
         problems = "; ".join(error_text(problem, lang) for problem in verdict.problems)
         return _("NOT fair: {problems}").format(problems=problems)
-    key = ""
-    if verdict.seeds is not None:
-        seeds = count(
-            "its key of {n} player seed", "its key of {n} player seeds", verdict.seeds, lang
-        )
-        key = f", {seeds},"
+    rolls = count("{n} roll", "{n} rolls", verdict.rolls, lang)
+    dice = count("{n} die", "{n} dice", verdict.dice, lang)
+    if not verdict.fair:  # every check holds, yet no player had a say in the dice
+        return _(
+            "dealt by the server alone (rule {rule}): no player's seed is in its dice key; the "
+            "seed matches its commitment {commitment}... and re-derives all {rolls} ({dice})"
+        ).format(rule=verdict.rule, commitment=verdict.commitment[:16], rolls=rolls, dice=dice)
+    seeds = count("its key of {n} player seed", "its key of {n} player seeds", verdict.seeds, lang)
     return _(
-        "fair: the seed matches its commitment {commitment}...{key} and re-derives all "
-        "{rolls} ({dice})"
+        "fair by rule {rule}: the seed matches its commitment {commitment}..., {seeds}, and "
+        "re-derives all {rolls} ({dice})"
     ).format(
-        commitment=verdict.commitment[:16],
-        key=key,
-        rolls=count("{n} roll", "{n} rolls", verdict.rolls, lang),
-        dice=count("{n} die", "{n} dice", verdict.dice, lang),
+        rule=verdict.rule, commitment=verdict.commitment[:16], seeds=seeds, rolls=rolls, dice=dice
     )

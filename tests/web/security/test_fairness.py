@@ -1,4 +1,4 @@
-"""Fair dice every player can check (rule 2, docs/web/fairness.md), so no one, the server
+"""Fair dice every player can check (rule 3, docs/web/fairness.md), so no one, the server
 included, can choose the rolls.
 
 The commitment is published before any player's seed is known; every person who takes a
@@ -8,6 +8,7 @@ it started) and new seeds; and a server seed chosen after the seeds is caught.""
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from pathlib import Path
@@ -17,7 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from yacht.cli import main
-from yacht.dice import FairDice
+from yacht.dice import FairDice, PlacedDice
 from yacht.game import Game
 from yacht.rules import CATEGORIES
 from yacht.web.service.fairness import dice_key, verify
@@ -61,7 +62,7 @@ def test_commitment_then_seeds_then_the_first_roll(
         "contribution",
         "start",
     ]
-    assert data["dice"]["client_seed"] == fair["key"]
+    assert data["dice"]["key"] == fair["key"] and data["fair"]["rule"] == 3
     assert verify(data, commitment=seen, seed="bob-9f3e").fair
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data))
@@ -88,18 +89,18 @@ def test_a_rematch_has_a_new_commitment_and_new_seeds(client: TestClient) -> Non
     assert game["fair"]["next_commitment"] not in (None, upcoming)
 
 
-def rigged(seed: str, commitment: str, seeds: list[str]) -> dict[str, Any]:
+def rigged(seed: str, commitment: str, seeds: list[str], rule: int = 3) -> dict[str, Any]:
     """A finished game file whose dice come from ``seed``, claiming ``commitment``."""
     contributions = [
         {"seat": i, "seed": s, "at": "2026-12-01T10:00:01+00:00"} for i, s in enumerate(seeds)
     ]
-    key = dice_key(commitment, contributions)
-    g = Game(["Ann"], dice=FairDice(seed, key))
+    key = dice_key(commitment, contributions, rule)
+    g = Game(["Ann"], dice=PlacedDice(seed, key) if rule == 3 else FairDice(seed, key))
     for category in CATEGORIES:
         g.apply("roll")
         g.apply(f"score {category.value}")
     return g.to_json() | {
-        "fair": {"rule": 2, "commitment": commitment, "contributions": contributions, "key": key}
+        "fair": {"rule": rule, "commitment": commitment, "contributions": contributions, "key": key}
     }
 
 
@@ -135,11 +136,41 @@ def test_a_key_that_does_not_follow_from_the_seeds_is_caught() -> None:
     assert "dice key is not the one" in str(verify(data).problems[0])
 
 
-def test_old_games_keep_verifying_by_rule_1(client: TestClient) -> None:
+def test_old_games_keep_verifying_by_their_rule(client: TestClient) -> None:
     g = Game(["Ann"], dice=FairDice("33" * 32, "agreed"))
     for category in CATEGORIES:
         g.apply("roll")
         g.apply(f"score {category.value}")
-    data = g.to_json() | {"fair": {"commitment": FairDice("33" * 32).commitment}}
-    assert verify(data).fair
-    assert not verify(data, seed="mine").fair  # rule 1 took no player's seed
+    data = g.to_json() | {"fair": {"rule": 1, "commitment": FairDice("33" * 32).commitment}}
+    verdict = verify(data)  # every die re-derives, but the server drew its seed after the key
+    assert verdict.rule == 1 and verdict.alone and not verdict.fair and not verdict.problems
+    assert verify(data, seed="mine").problems  # rule 1 took no player's seed
+    old = rigged("33" * 32, FairDice("33" * 32).commitment, ["ann"], rule=2)
+    verdict = verify(old, seed="ann")
+    assert verdict.fair and verdict.rule == 2 and verdict.seeds == 1
+
+
+def test_a_forged_file_without_its_rule_is_not_fair() -> None:
+    """The forgery: after seeing Ann's seed the server draws a new seed whose dice suit it,
+    re-chooses the key, rewrites the commitment, and drops ``fair.rule`` so that no check
+    recomputes the key from the seeds. Read without a rule, the file used to pass as rule 1."""
+    seen = PlacedDice("66" * 32).commitment
+    honest = rigged("66" * 32, seen, ["ann"])
+    chosen = "77" * 32
+    forged = copy.deepcopy(honest)
+    g = Game(["Ann"], dice=FairDice(chosen, "any key it likes"))
+    for category in CATEGORIES:
+        g.apply("roll")
+        g.apply(f"score {category.value}")
+    forged |= g.to_json()
+    forged["fair"] = {
+        "commitment": PlacedDice(chosen).commitment,
+        "contributions": honest["fair"]["contributions"],
+    }
+    verdict = verify(forged)
+    assert not verdict.fair and not verdict.alone
+    assert str(verdict.problems[0]).startswith("the file names no fair dice rule")
+    forged["fair"]["rule"] = "1"  # a rule this check does not know is no better
+    assert "unknown fair dice rule" in str(verify(forged).problems[0])
+    forged["fair"]["rule"] = 3  # and under its true rule the re-chosen key is caught
+    assert "dice" in str(verify(forged).problems[0])

@@ -38,7 +38,7 @@ def fair_game() -> dict[str, Any]:
     for category in CATEGORIES:
         g.apply("roll")
         g.apply(f"score {category.value}")
-    return g.to_json() | {"fair": {"commitment": FairDice(SEED).commitment}}
+    return g.to_json() | {"fair": {"rule": 1, "commitment": FairDice(SEED).commitment}}
 
 
 GAME = fair_game()

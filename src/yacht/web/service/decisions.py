@@ -18,7 +18,7 @@ from datetime import UTC
 from typing import Any
 
 from yacht.actions import Action, GameError
-from yacht.dice import FairDice
+from yacht.dice import FairDice, PlacedDice
 from yacht.game import Game
 from yacht.web.protocol.errors import TableError, engine_error
 from yacht.web.protocol.messages import (
@@ -125,21 +125,24 @@ def game_columns(table: TableRow, game: Game, ctx: Context, *, new_turn: bool) -
     return columns
 
 
-def _start(snap: TableSnapshot, names: list[str], seed: str, key: str) -> Game:
-    return Game(names, snap.table.preset, FairDice(seed, key), start=snap.table.start_rule)
+def _start(snap: TableSnapshot, names: list[str], seed: str, key: str, rule: int) -> Game:
+    """The game's engine, its dice dealt by ``rule``: by place (3), or from one counter (a
+    table whose waiting game was opened under rule 1 or 2 keeps its rule)."""
+    dice = PlacedDice(seed, key) if rule == 3 else FairDice(seed, key)
+    return Game(names, snap.table.preset, dice, start=snap.table.start_rule)
 
 
 def _fair_start(
     commitment: str, fair: dict[str, Any] | None, change: Change, ctx: Context
 ) -> tuple[str, dict[str, Any]]:
-    """The dice key of a game starting now from its ``fair`` record (rule 2: made of the
-    players' seeds; a game from before rule 2 keeps the table's client seed), the record
-    to store, and the next game's seed drawn and committed to (in ``change.table``)."""
+    """The dice key of a game starting now from its ``fair`` record (made of the players'
+    seeds; a game from before rule 2 keeps the table's client seed), the record to store, and
+    the next game's seed drawn and committed to (in ``change.table``)."""
     stamp = now().isoformat()
     change.table["fair_next"] = fairness.next_fair(ctx.seeds(), stamp)
     if fair is None:
         return "", {}
-    key = fairness.dice_key(commitment, fair.get("contributions", []))
+    key = fairness.dice_key(commitment, fair.get("contributions", []), fair.get("rule", 2))
     return key, {**fair, "key": key, "started_at": stamp}
 
 
@@ -158,7 +161,8 @@ def start_if_full(snap: TableSnapshot, change: Change, ctx: Context) -> None:
     key, fair = _fair_start(snap.game.commitment, fair, change, ctx)
     if not fair:  # a table opened before rule 2
         key = snap.table.client_seed
-    game = _start(snap, names, snap.game.server_seed, key)
+    rule = fair.get("rule", 2) if fair else 1
+    game = _start(snap, names, snap.game.server_seed, key, rule)
     change.game = game_columns(snap.table, game, ctx, new_turn=True)
     if fair:
         change.game["fair"] = fair
@@ -373,7 +377,7 @@ def rematch(snap: TableSnapshot, game: Game | None, ctx: Context, msg: RematchMe
     fair = {"rule": fairness.RULE, "at": drawn["at"], "contributions": []}
     fair["contributions"] = drawn.get("contributions", [])
     key, fair = _fair_start(commitment, fair, change, ctx)
-    fresh = _start(snap, list(game.players), seed, key)
+    fresh = _start(snap, list(game.players), seed, key, fairness.RULE)
     row = GameRow(
         table_code=snap.table.code,
         number=snap.game.number + 1,

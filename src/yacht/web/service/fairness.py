@@ -1,24 +1,34 @@
 """Provably fair dice: check a finished game against its revealed seed (``yacht verify``).
 
-A game file carries the SHA-256 commitment published when the table was made and, once the
-game is over, the server seed itself. :func:`verify` checks the commitment, then plays the
-game again with :class:`~yacht.dice.FairDice` from die number 0: the start roll-off (if any)
-and every roll must come out exactly as recorded, and every scoring must score as recorded.
-Games of rule 2 (docs/web/fairness.md) also have their dice key checked against the
-commitment and the players' seeds, and the order of their fair log.
+A game file carries the SHA-256 commitment published when the table was made, the rule its
+dice were dealt by (``fair.rule``, docs/web/fairness.md), the players' seeds and, once the game
+is over, the server seed itself. :func:`verify` checks the seed against the commitment, the
+dice key against the commitment and the seeds, the order of the fair log, then plays the game
+again from the seed: the start roll-off (if any) and every roll must come out exactly as
+recorded, and every scoring must score as recorded. Rule 3 deals each die by its place
+(:class:`~yacht.dice.PlacedDice`); rules 2 and 1 (older games) from one counter
+(:class:`~yacht.dice.FairDice`). A file that names no rule, or one this check does not know,
+fails: the rule is what says how to check it. A game whose key has no player's seed in it is
+not fair, however well its dice re-derive: the server dealt it alone (:attr:`Verdict.alone`).
 
->>> from yacht.dice import FairDice
+>>> from yacht.dice import PlacedDice
 >>> from yacht.game import Game
 >>> from yacht.rules import CATEGORIES
->>> g = Game(["Ann"], dice=FairDice("ab" * 32, "agreed"))
+>>> seeds = [{"seat": 0, "seed": "ann-7", "at": "2026-12-01T10:00:00+00:00"}]
+>>> commitment = PlacedDice("ab" * 32).commitment
+>>> g = Game(["Ann"], dice=PlacedDice("ab" * 32, dice_key(commitment, seeds)))
 >>> for category in CATEGORIES:
 ...     _ = g.apply("roll"); _ = g.apply(f"score {category.value}")
->>> data = g.to_json() | {"fair": {"commitment": FairDice("ab" * 32).commitment}}
+>>> fair = {"rule": 3, "commitment": commitment, "contributions": seeds}
+>>> data = g.to_json() | {"fair": fair}
 >>> verify(data).fair
 True
 >>> data["events"][0]["dice"] = [6, 6, 6, 6, 6]
 >>> print(verify(data).problems[0])  # doctest: +ELLIPSIS
 event 1 (roll): recorded 6 6 6 6 6, the seed gives ...
+>>> data["fair"] = {"commitment": commitment, "contributions": seeds}
+>>> print(verify(data).problems[0])  # doctest: +ELLIPSIS
+the file names no fair dice rule...
 """
 
 from __future__ import annotations
@@ -29,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from yacht.actions import Action, GameError, Roll
-from yacht.dice import FairDice
+from yacht.dice import FairDice, PlacedDice
 from yacht.errors import N_, Message, Term, YachtError
 from yacht.fields import is_int
 from yacht.game import Game
@@ -46,21 +56,33 @@ __all__ = [
     "verify",
 ]
 
-RULE = 2
+RULE = 3
 """The fair-dice rule new games follow (docs/web/fairness.md). Rule 1 (older games): the dice
-key is the table's client seed, given before the server drew its seed. Rule 2: every player
-who takes a seat gives a seed after the commitment is published; the key is
-:func:`dice_key` of the commitment and all of them, fixed when the game starts."""
+key is the table's client seed, given before the server drew its seed. Rule 2 (older games):
+every player who takes a seat gives a seed after the commitment is published; the key is
+:func:`dice_key` of the commitment and all of them, fixed when the game starts; die number i
+of the whole game comes from the key and i. Rule 3: the same seeds and key (its own label),
+each die dealt by its place: seat, turn, roll and slot (:class:`~yacht.dice.PlacedDice`)."""
+
+RULES = (1, 2, 3)
+"""The rules :func:`verify` knows."""
+
+DICE_KIND = {1: "fair", 2: "fair", 3: "placed"}
+"""The dice description each rule's games carry."""
 
 
-def dice_key(commitment: str, contributions: Sequence[Mapping[str, Any]]) -> str:
-    """The dice key of rule 2: SHA-256 (hex) of ``yacht-fair-2``, the commitment and each
-    ``seat:seed`` in seat order, one a line. It is the ``client_seed`` of the game's dice.
+def dice_key(commitment: str, contributions: Sequence[Mapping[str, Any]], rule: int = RULE) -> str:
+    """The dice key of rules 2 and 3: SHA-256 (hex) of ``yacht-fair-<rule>``, the commitment
+    and each ``seat:seed`` in seat order, one a line. The rule is in the key, so a game's seeds
+    cannot be read again under another rule.
 
-    >>> dice_key("c0" * 32, [{"seat": 1, "seed": "b"}, {"seat": 0, "seed": "a"}])[:16]
+    >>> seeds = [{"seat": 1, "seed": "b"}, {"seat": 0, "seed": "a"}]
+    >>> dice_key("c0" * 32, seeds, rule=2)[:16]
     'af4aae176ce9fafb'
+    >>> dice_key("c0" * 32, seeds) != dice_key("c0" * 32, seeds, rule=2)
+    True
     """
-    lines = ["yacht-fair-2", commitment.lower()]
+    lines = [f"yacht-fair-{rule}", commitment.lower()]
     lines += [f"{c['seat']}:{c['seed']}" for c in sorted(contributions, key=lambda c: c["seat"])]
     return hashlib.sha256(("\n".join(lines) + "\n").encode()).hexdigest()
 
@@ -96,7 +118,6 @@ class BadGameFileError(
         "fair_malformed": N_("malformed game file: {reason}"),
         "fair_too_deep": N_("malformed game file: nested too deeply"),
         "fair_contributions": N_("the fair record's contributions are not a list of seat and seed"),
-        "fair_unknown_rule": N_("unknown fair dice rule {rule!r}"),
         "fair_fingerprint": N_("preset {name!r} scores differently here"),
         "fair_event_malformed": N_("event {number} is malformed: {reason}"),
     },
@@ -119,6 +140,11 @@ class VerifyProblem(
         ),
         "verify_seed_missing": N_("your seed is not among the seeds the dice key is made of"),
         "verify_rule_1": N_("the game follows rule 1: no player's seed went into its dice"),
+        "verify_no_rule": N_(
+            "the file names no fair dice rule, so nothing says how its dice were dealt"
+        ),
+        "verify_unknown_rule": N_("unknown fair dice rule {rule!r}"),
+        "verify_dice_kind": N_("rule {rule} deals {expected!r} dice, the file has {kind!r}"),
         "verify_start": N_(
             "start: recorded first player {recorded} after rolls {rolls}, the seed gives "
             "{first} after {start_rolls}"
@@ -139,28 +165,46 @@ class VerifyProblem(
 
 @dataclass
 class Verdict:
-    """The outcome of a check: fair or not, how much was re-derived, what did not match."""
+    """The outcome of a check: fair, dealt by the server alone, or not fair; how much was
+    re-derived, what did not match. ``fair`` is true only when every check holds and the key
+    has at least one player's seed in it; ``alone`` when every check holds but it has none."""
 
     fair: bool
     rolls: int = 0
     dice: int = 0
     commitment: str = ""
     problems: list[VerifyProblem] = field(default_factory=list)
-    seeds: int | None = None  # rule 2: how many players' seeds the dice key is made of
+    seeds: int | None = None  # how many players' seeds the dice key is made of
+    rule: int | None = None
+    alone: bool = False
+
+    @property
+    def outcome(self) -> str:
+        """``fair``, ``server alone`` or ``not fair``."""
+        return "fair" if self.fair else "server alone" if self.alone else "not fair"
 
     def summary(self) -> str:
-        if self.fair:
-            plural = "" if self.seeds == 1 else "s"
-            key = "" if self.seeds is None else f", its key of {self.seeds} player seed{plural},"
+        """The verdict in English (``yacht verify`` says it in the reader's language)."""
+        if self.problems or not (self.fair or self.alone):
+            return "NOT fair: " + "; ".join(map(str, self.problems))
+        rolls = f"{self.rolls} roll{'' if self.rolls == 1 else 's'}"
+        dice = f"{self.dice} {'die' if self.dice == 1 else 'dice'}"
+        commitment = f"the seed matches its commitment {self.commitment[:16]}..."
+        if self.alone:
             return (
-                f"fair: the seed matches its commitment {self.commitment[:16]}...{key} and "
-                f"re-derives all {self.rolls} rolls ({self.dice} dice)"
+                f"dealt by the server alone (rule {self.rule}): no player's seed is in its dice "
+                f"key; {commitment} and re-derives all {rolls} ({dice})"
             )
-        return "NOT fair: " + "; ".join(map(str, self.problems))
+        seeds = f"its key of {self.seeds} player seed{'' if self.seeds == 1 else 's'}"
+        return (
+            f"fair by rule {self.rule}: {commitment}, {seeds}, and re-derives all {rolls} ({dice})"
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
             "fair": self.fair,
+            "verdict": self.outcome,
+            "rule": self.rule,
             "rolls": self.rolls,
             "dice": self.dice,
             "commitment": self.commitment,
@@ -169,26 +213,47 @@ class Verdict:
         }
 
 
+class _Counted:
+    """A placed source that counts the dice it deals (a verdict says how many it re-derived)."""
+
+    def __init__(self, dice: PlacedDice) -> None:
+        self.dice, self.drawn = dice, 0
+
+    def roll_at(self, seat: int, turn: int, roll: int, slots: Sequence[int]) -> list[int]:
+        self.drawn += len(slots)
+        return self.dice.roll_at(seat, turn, roll, slots)
+
+    def roll(self, n: int) -> list[int]:
+        self.drawn += n
+        return self.dice.roll(n)
+
+    def describe(self) -> dict[str, Any]:
+        return self.dice.describe()
+
+
 def _faces(values: Sequence[int] | None) -> str | Message:
     return " ".join(map(str, values)) if values else Message(N_("nothing"))
 
 
-def _require(data: Mapping[str, Any]) -> tuple[str, str, str]:
+def _require(data: Mapping[str, Any]) -> tuple[str, str, str, str]:
+    """The file's server seed, dice kind, dice key and commitment."""
     if not isinstance(data, Mapping) or data.get("format") != "yacht-game":
         raise BadGameFileError("fair_not_a_game")
     dice = data.get("dice")
     if not isinstance(dice, Mapping):
         raise BadGameFileError("fair_no_seed_revealed")
-    if dice.get("kind") != "fair":
-        raise BadGameFileError("fair_not_fair_dice", kind=dice.get("kind"))
-    seed, client = dice.get("server_seed"), dice.get("client_seed", "")
+    kind = dice.get("kind")
+    if kind not in ("fair", "placed"):
+        raise BadGameFileError("fair_not_fair_dice", kind=kind)
+    seed = dice.get("server_seed")
+    key = dice.get("client_seed" if kind == "fair" else "key", "")
     fair = data.get("fair")
     commitment = fair.get("commitment") if isinstance(fair, Mapping) else None
-    if not isinstance(seed, str) or not seed or not isinstance(client, str):
+    if not isinstance(seed, str) or not seed or not isinstance(key, str):
         raise BadGameFileError("fair_no_server_seed")
     if not isinstance(commitment, str) or not commitment:
         raise BadGameFileError("fair_no_commitment")
-    return seed, client, commitment
+    return seed, kind, key, commitment
 
 
 def verify(
@@ -197,7 +262,7 @@ def verify(
     """Re-derive every die of a finished fair game; raise BadGameFileError if it can't be read.
 
     ``commitment`` is the one a player saw before giving ``seed``: the file must carry that
-    commitment, and (rule 2) that seed among the ones its dice key is made of.
+    commitment, and that seed among the ones its dice key is made of.
     """
     try:
         return _verify(data, commitment, seed)
@@ -209,8 +274,10 @@ def verify(
         raise BadGameFileError("fair_too_deep") from None
 
 
-def _rule2(fair: Mapping[str, Any], commitment: str, key: str, verdict: Verdict) -> list[str]:
-    """Check a rule-2 record: the key from the commitment and seeds, the log's order.
+def _seeds(
+    fair: Mapping[str, Any], commitment: str, key: str, rule: int, verdict: Verdict
+) -> list[str]:
+    """Check a record of rule 2 or 3: the key from the commitment and seeds, the log's order.
     Returns the seeds."""
     contributions = fair.get("contributions")
     if not isinstance(contributions, list) or not all(
@@ -220,7 +287,7 @@ def _rule2(fair: Mapping[str, Any], commitment: str, key: str, verdict: Verdict)
         raise BadGameFileError("fair_contributions")
     if len({c["seat"] for c in contributions}) != len(contributions):
         verdict.problems.append(VerifyProblem("verify_seat_twice"))
-    if dice_key(commitment, contributions) != key:
+    if dice_key(commitment, contributions, rule) != key:
         verdict.problems.append(VerifyProblem("verify_dice_key"))
     log = fair.get("log")
     if log is not None:
@@ -234,24 +301,48 @@ def _rule2(fair: Mapping[str, Any], commitment: str, key: str, verdict: Verdict)
     return [c["seed"] for c in contributions]
 
 
+def _rule(fair: Mapping[str, Any], kind: str, verdict: Verdict) -> int | None:
+    """The rule the file names, or None with the problem that it names none, or one unknown,
+    or dice of another kind than its rule deals."""
+    if "rule" not in fair:
+        verdict.problems.append(VerifyProblem("verify_no_rule"))
+        return None
+    rule = fair["rule"]
+    if not is_int(rule) or rule not in RULES:
+        verdict.problems.append(VerifyProblem("verify_unknown_rule", rule=rule))
+        return None
+    if DICE_KIND[rule] != kind:
+        verdict.problems.append(
+            VerifyProblem("verify_dice_kind", rule=rule, expected=DICE_KIND[rule], kind=kind)
+        )
+        return None
+    verdict.rule = rule
+    return int(rule)
+
+
 def _verify(data: Mapping[str, Any], seen: str | None, mine: str | None) -> Verdict:
-    seed, client, commitment = _require(data)
+    seed, kind, key, commitment = _require(data)
     verdict = Verdict(fair=True, commitment=commitment)
     if hashlib.sha256(seed.encode()).hexdigest() != commitment.lower():
         verdict.problems.append(VerifyProblem("verify_commitment"))
     if seen is not None and seen.lower() != commitment.lower():
         verdict.problems.append(VerifyProblem("verify_commitment_changed"))
-    fair = data["fair"]
-    if fair.get("rule", 1) == RULE:
-        seeds = _rule2(fair, commitment, client, verdict)
+    rule = _rule(data["fair"], kind, verdict)
+    if rule is None:  # without its rule nothing says how the file's dice were dealt
+        verdict.fair = False
+        return verdict
+    if rule == 1:
+        verdict.seeds = 0
+        if mine is not None:
+            verdict.problems.append(VerifyProblem("verify_rule_1"))
+    else:
+        seeds = _seeds(data["fair"], commitment, key, rule, verdict)
         verdict.seeds = len(seeds)
         if mine is not None and mine not in seeds:
             verdict.problems.append(VerifyProblem("verify_seed_missing"))
-    elif fair.get("rule", 1) != 1:
-        raise BadGameFileError("fair_unknown_rule", rule=fair.get("rule"))
-    elif mine is not None:
-        verdict.problems.append(VerifyProblem("verify_rule_1"))
-    source = FairDice(seed, client)
+    source: FairDice | _Counted = (
+        _Counted(PlacedDice(seed, key)) if rule == 3 else FairDice(seed, key)
+    )
     try:
         rules = rules_by_name(data["rules"])
         if data.get("rules_fingerprint") not in (None, rules.fingerprint()):
@@ -329,5 +420,6 @@ def _verify(data: Mapping[str, Any], seen: str | None, mine: str | None) -> Verd
             )
         if not game.finished:
             verdict.problems.append(VerifyProblem("verify_unfinished"))
-    verdict.fair = not verdict.problems
+    verdict.alone = not verdict.problems and verdict.seeds == 0
+    verdict.fair = not verdict.problems and not verdict.alone
     return verdict

@@ -38,7 +38,7 @@ def opening_rows(
     spec: CreateTable, rules: Rules, code: str, seed: str, creator: str | None
 ) -> tuple[TableRow, list[SeatRow], GameRow]:
     """The new table's row, its seats (bots named) and its first game, waiting for players,
-    with the commitment to ``seed`` published and no player's seed yet (fair dice rule 2)."""
+    with the commitment to ``seed`` published and no player's seed yet (fair dice rule 3)."""
     stamp = now()
     table = TableRow(
         code=code,

@@ -25,6 +25,7 @@ from yacht.web.protocol.messages import (
     TableState,
     TableSummary,
 )
+from yacht.web.service.rematch import rematch_json, series
 from yacht.web.storage.models import GameRow, SeatRow, TableRow
 from yacht.web.storage.store import TableSnapshot
 
@@ -188,10 +189,15 @@ def game_state(row: GameRow, game: Game | None, seat_count: int, rules: Rules) -
 
 
 def state_json(
-    snap: TableSnapshot, game: Game | None, connected: Collection[int] = ()
+    snap: TableSnapshot,
+    game: Game | None,
+    connected: Collection[int] = (),
+    watchers: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The :class:`~yacht.web.protocol.messages.TableState` everyone may see, as JSON data."""
+    """The :class:`~yacht.web.protocol.messages.TableState` everyone may see, as JSON data
+    (``watchers``: :meth:`~yacht.web.service.presence.Presence.watchers`)."""
     table = snap.table
+    over = game is not None and snap.game.status == "finished"
     return {
         "code": table.code,
         "invite_path": f"/t/{table.code}",
@@ -205,7 +211,10 @@ def state_json(
         "game": {
             **game_json(snap.game, game, len(snap.seats), rules_by_name(table.preset)),
             "fair": fair_json(snap.game, table),
+            "series": series(snap.game, game.winners() if over and game else [], len(snap.seats)),
+            "rematch": rematch_json(snap) if over else None,
         },
+        "watchers": watchers or {"count": 0, "names": []},
     }
 
 
@@ -279,20 +288,27 @@ def public_game_json(row: GameRow, table: TableRow, game: Game) -> dict[str, Any
     finished = row.status == "finished"
     out = game.to_json(include_dice_source=finished)
     out["fair"] = {
+        "rule": 1,
         "commitment": row.commitment,
         "client_seed": table.client_seed,
         "algorithm": "HMAC-SHA256(server_seed, f'{client_seed}:{index}:{counter}')",
     }
-    if row.fair is not None:  # rule 2: the dice's client_seed is the key the seeds make
+    if row.fair is not None:  # rules 2 and 3: the dice's key is the one the seeds make
         contributions = _public(row.fair.get("contributions"))
+        rule = row.fair.get("rule", 2)
+        die = (
+            "face = HMAC-SHA256(server_seed, f'{key}:{seat}:{turn}:{roll}:{slot}:{counter}'), "
+            "roll-off: f'{key}:rolloff:{index}:{counter}'"
+            if rule == 3
+            else "die = HMAC-SHA256(server_seed, f'{key}:{index}:{counter}')"
+        )
         out["fair"] = {
-            "rule": row.fair.get("rule", 2),
+            "rule": rule,
             "commitment": row.commitment,
             "contributions": contributions,
             "key": row.fair.get("key"),
-            "algorithm": "key = SHA-256('yacht-fair-2\\n' + commitment + '\\n' + "
-            "''.join(f'{seat}:{seed}\\n' for each contribution by seat)); "
-            "die = HMAC-SHA256(server_seed, f'{key}:{index}:{counter}')",
+            "algorithm": f"key = SHA-256('yacht-fair-{rule}\\n' + commitment + '\\n' + "
+            "''.join(f'{seat}:{seed}\\n' for each contribution by seat)); " + die,
             "log": [
                 {"event": "commitment", "commitment": row.commitment, "at": row.fair.get("at")},
                 *({"event": "contribution", **c} for c in contributions),
