@@ -12,6 +12,8 @@ PettingZoo's AEC environment for 1 to 6 players is :func:`aec_env` (wrapped) or 
 both import PettingZoo only when first used. Observation options are the wrappers
 :class:`FaceCounts`, :class:`Features` and :class:`OptimumInfo` (:mod:`yacht.env.wrappers`);
 :func:`evaluate` plays a policy and rates it against the exact optimum.
+:class:`VectorYachtEnv` steps thousands of solo games at once as numpy arrays (the same games
+as :class:`YachtEnv` for the same seeds: both deal :func:`counter_dice`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import gymnasium
 
 from yacht.env.agents import bot_action, view_from_observation
+from yacht.env.counter_dice import CounterDice, counter_dice
 from yacht.env.gym_env import ENV_ID, ILLEGAL_ACTIONS, ILLEGAL_LIMIT, YachtEnv
 from yacht.env.spaces import (
     ACTION_COUNT,
@@ -35,6 +38,7 @@ from yacht.env.spaces import (
     score_action,
     solo_observation,
 )
+from yacht.env.vector import VectorYachtEnv
 from yacht.env.wrappers import FaceCounts, Features, OptimumInfo
 
 if TYPE_CHECKING:
@@ -48,14 +52,17 @@ __all__ = [
     "HOLD_COUNT",
     "ILLEGAL_ACTIONS",
     "ILLEGAL_LIMIT",
+    "CounterDice",
     "Evaluation",
     "FaceCounts",
     "Features",
     "OptimumInfo",
+    "VectorYachtEnv",
     "YachtEnv",
     "action_mask",
     "aec_env",
     "bot_action",
+    "counter_dice",
     "decode_action",
     "decode_observation",
     "describe_action",
