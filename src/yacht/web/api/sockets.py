@@ -9,12 +9,14 @@ that fails is answered with an ``error`` to that client only and changes nothing
 from __future__ import annotations
 
 import asyncio
+import secrets
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from typing import Any
 
+import orjson
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -33,6 +35,7 @@ from yacht.web.protocol.errors import TableError
 from yacht.web.protocol.messages import (
     ActionMessage,
     ClientMessage,
+    ElsewhereMessage,
     ErrorMessage,
     HandToBotMessage,
     HelloMessage,
@@ -46,6 +49,7 @@ from yacht.web.protocol.messages import (
     error_message,
     reader_language,
 )
+from yacht.web.service.presence import device_of
 from yacht.web.service.tables import TableService
 
 __all__ = ["HANDLERS", "table_socket"]
@@ -55,6 +59,9 @@ CLOSE_TRY_AGAIN = 1013  # RFC 6455's "try again later": the page reconnects
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 WATCHED: Counter[str] = Counter()
 """WebSockets of this process per table."""
+ELSEWHERE = '{"type":"elsewhere"'
+"""How the word goes round that a seat moved to a newer connection (on the table's channel,
+to every process; each connection takes what concerns it and the pages see only their own)."""
 
 
 def describe(error: ValidationError) -> str:
@@ -78,6 +85,13 @@ class Connection:
         self.lang = reader_language(websocket.query_params.get("lang"))  # for the reasons
         self._send_lock = asyncio.Lock()
         self.hints: set[asyncio.Task[None]] = set()  # hints being worked out for this socket
+        self.id = secrets.randbits(62)  # tells its own word apart on the table's channel
+        self.device = device_of(websocket.headers.get("user-agent"))
+        # Seats a newer connection took: still counted present (this tab is open), not
+        # played from here.
+        self.elsewhere: set[int] = set()
+        self.name: str | None = None
+        self.watching = False  # said hello and holds no seat
 
     async def send(self, message: BaseModel | str) -> None:
         text = message if isinstance(message, str) else message.model_dump_json()
@@ -92,7 +106,40 @@ class Connection:
             if text is None:  # fell too far behind: start again from the current state
                 inbox.overflowed = False
                 text = await self.current()
+            elif text.startswith(ELSEWHERE):
+                text = self.moved(text)
+                if text is None:
+                    continue
             await self.send(text)
+
+    def moved(self, text: str) -> str | None:
+        """The ``elsewhere`` message for this page when another connection took seats it
+        held (None: not its seats, or its own word)."""
+        word = orjson.loads(text)
+        taken = (set(word["seats"]) & self.seats) - self.elsewhere
+        if word["from"] == self.id or not taken:
+            return None
+        self.elsewhere |= taken
+        message = ElsewhereMessage(
+            seats=sorted(taken), browser=word["browser"], system=word["system"]
+        )
+        return message.model_dump_json()
+
+    async def tell_elsewhere(self, seats: list[int]) -> None:
+        """Tell the table's other connections that ``seats`` are played from here now."""
+        browser, system = self.device
+        word = {"from": self.id, "seats": seats, "browser": browser, "system": system}
+        text = ELSEWHERE + "," + orjson.dumps(word).decode()[1:]
+        await self.service.broadcaster.publish(table_channel(self.code), text)
+
+    def update_watching(self) -> None:
+        """Count this connection as a watcher while it holds no seat (once it said hello)."""
+        watching = not self.seats
+        if watching:
+            self.service.watch(self.code, self.id, self.name)
+        elif self.watching:
+            self.service.unwatch(self.code, self.id)
+        self.watching = watching
 
     async def current(self) -> str:
         """The table's ``state`` as stored now; without the database, once it answers again
@@ -125,9 +172,16 @@ class Connection:
 
     async def hello(self, msg: HelloMessage) -> BaseModel:
         fresh = [(s.seat, s.token) for s in msg.seats if s.seat not in self.seats]
+        back = [s.seat for s in msg.seats if s.seat in self.elsewhere]  # "play here" again
         for seat, _ in fresh:  # a seat reconnecting in a loop, from any number of clients
             await self.service.limits.take("seat", f"{self.code}:{seat}")
-        self.seats.update(await self.service.arrive(self.code, fresh))
+        arrived = await self.service.arrive(self.code, fresh)
+        self.seats.update(arrived)
+        self.elsewhere.difference_update(back)
+        self.name = msg.name
+        self.update_watching()
+        if arrived or back:
+            await self.tell_elsewhere(sorted({*arrived, *back}))
         return WelcomeMessage(seats=sorted(self.seats), ref=msg.ref)
 
     async def action(self, msg: ActionMessage) -> None:
@@ -150,6 +204,7 @@ class Connection:
         await self.service.hand_to_bot(self.code, msg)
         if msg.seat == msg.by:
             self.seats.discard(msg.seat)
+            self.update_watching()
 
     async def take_back(self, msg: TakeBackMessage) -> None:
         await self.service.take_back(self.code, msg)
@@ -253,6 +308,8 @@ async def _serve(websocket: WebSocket, service: TableService, code: str) -> None
             finally:
                 if conn.seats:
                     service.leave(code, conn.seats)
+                if conn.watching:
+                    service.unwatch(code, conn.id)
                 forwarder.cancel()
                 for task in conn.hints:
                     task.cancel()

@@ -42,11 +42,13 @@ from yacht.web.protocol.views import (
     GameSummary,
     Model,
     Preset,
+    RematchState,
     Replay,
     RulesInfo,
     SeatState,
     TableState,
     TableSummary,
+    Watchers,
 )
 
 __all__ = [
@@ -56,6 +58,7 @@ __all__ = [
     "ClientMessage",
     "Contribution",
     "CreateTable",
+    "ElsewhereMessage",
     "ErrorCode",
     "ErrorMessage",
     "EventOut",
@@ -75,6 +78,7 @@ __all__ = [
     "PongMessage",
     "Preset",
     "RematchMessage",
+    "RematchState",
     "Replay",
     "RulesInfo",
     "SeatSpec",
@@ -86,6 +90,7 @@ __all__ = [
     "TableState",
     "TableSummary",
     "TakeBackMessage",
+    "Watchers",
     "WelcomeMessage",
     "error_message",
     "reader_language",
@@ -158,10 +163,13 @@ class SeatToken(_Model):
 
 
 class HelloMessage(_Model):
-    """Announce the seats this connection holds (marks them present); answered by ``welcome``."""
+    """Announce the seats this connection holds (marks them present); answered by ``welcome``.
+    A connection that holds no seat watches: the table counts it, with its ``name`` if given.
+    A seat another connection held before moves here: that one is sent ``elsewhere``."""
 
     type: Literal["hello"] = "hello"
     seats: list[SeatToken] = Field(default_factory=list, max_length=MAX_SEATS)
+    name: Name | None = Field(default=None, description="a watcher's name, shown to the table")
     ref: Ref = None
 
 
@@ -222,12 +230,15 @@ class SeedMessage(_Model):
 
 
 class RematchMessage(_Model):
-    """Start the next game at this table with the same seats, once game ``game`` is over."""
+    """Propose the next game at this table with the same seats once game ``game`` is over, or
+    agree to the one proposed; it starts when every seat a person plays has agreed (bots
+    agree). ``agree: false`` declines it (the proposal is withdrawn). Once per seat and game."""
 
     type: Literal["rematch"] = "rematch"
     seat: SeatIndex
     token: Token | None = None
     game: StrictInt = Field(ge=1)
+    agree: StrictBool = True
     ref: Ref = None
 
 
@@ -396,7 +407,25 @@ class NoticeMessage(_Model):
     ok: bool = Field(description="false: lost; true: back")
 
 
+class ElsewhereMessage(_Model):
+    """The seats this connection held are now open in another tab or device (a newer
+    ``hello`` for them): this page should stop playing them. ``browser`` and ``system``
+    name that device, from its User-Agent (empty when unknown); a new ``hello`` takes them
+    back here."""
+
+    type: Literal["elsewhere"] = "elsewhere"
+    seats: list[int]
+    browser: str = Field(description="e.g. Firefox, Chrome, Safari")
+    system: str = Field(description="e.g. Android, iOS, Windows")
+
+
 ServerMessage = Annotated[
-    StateMessage | ErrorMessage | HintReply | WelcomeMessage | PongMessage | NoticeMessage,
+    StateMessage
+    | ErrorMessage
+    | HintReply
+    | WelcomeMessage
+    | PongMessage
+    | NoticeMessage
+    | ElsewhereMessage,
     Field(discriminator="type"),
 ]

@@ -24,6 +24,7 @@ __all__ = [
     "GameStatus",
     "GameSummary",
     "Preset",
+    "RematchState",
     "Replay",
     "RulesInfo",
     "SeatKind",
@@ -31,6 +32,7 @@ __all__ = [
     "TableState",
     "TableSummary",
     "UpperBonusInfo",
+    "Watchers",
 ]
 
 
@@ -93,6 +95,22 @@ class FairState(Model):
     next_contributions: list[Contribution]
 
 
+class RematchState(Model):
+    """A rematch proposed after a finished game: it starts when every person agreed."""
+
+    by: int | None = Field(description="the seat that proposed it")
+    agreed: list[int] = Field(description="the seats that agreed (bots always do)")
+    waiting: list[int] = Field(description="the seats still asked")
+    declined: int | None = Field(description="the seat that declined the last proposal")
+
+
+class Watchers(Model):
+    """Who watches the table without a seat (on this server process)."""
+
+    count: int
+    names: list[str] = Field(description="the names watchers gave, a few at most")
+
+
 class GameState(Model):
     id: int
     number: int
@@ -122,6 +140,14 @@ class GameState(Model):
     server_seed: str | None = Field(description="revealed once the game is over")
     review: dict[str, Any] | None = None
     fair: FairState | None = Field(default=None, description="None: a game of rule 1")
+    series: list[int] = Field(
+        default_factory=list,
+        description="wins per seat over the table's games so far, this one included once "
+        "it is over (a shared first place is a win for each)",
+    )
+    rematch: RematchState | None = Field(
+        default=None, description="the rematch proposed after this game, once it is over"
+    )
 
 
 class TableState(Model):
@@ -135,6 +161,7 @@ class TableState(Model):
     revision: int
     seats: list[SeatState]
     game: GameState
+    watchers: Watchers = Field(default_factory=lambda: Watchers(count=0, names=[]))
 
 
 class TableSummary(Model):

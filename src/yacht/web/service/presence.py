@@ -25,11 +25,12 @@ import time
 from collections import Counter
 from collections.abc import Callable, Collection
 from datetime import UTC, datetime
+from typing import Any
 
 from yacht.web.storage.outage import Unavailable
 from yacht.web.storage.store import Store
 
-__all__ = ["BATCH", "GRACE", "REFRESH", "Presence"]
+__all__ = ["BATCH", "GRACE", "REFRESH", "WATCHER_NAMES", "Presence", "device_of"]
 
 log = logging.getLogger("yacht.web")
 
@@ -39,6 +40,47 @@ REFRESH = 15.0
 """Seconds between two notes of the same seat's holder being seen (well inside GRACE)."""
 BATCH = 0.5
 """Seconds the notes gather before they are written together."""
+WATCHER_NAMES = 8
+"""The most watchers' names a table is shown (the count says how many there are)."""
+
+_BROWSERS = (  # the first that matches names the browser: Edge and Opera also say Chrome
+    ("Edg/", "Edge"),
+    ("OPR/", "Opera"),
+    ("SamsungBrowser/", "Samsung Internet"),
+    ("Firefox/", "Firefox"),
+    ("FxiOS/", "Firefox"),
+    ("CriOS/", "Chrome"),
+    ("Chromium/", "Chromium"),
+    ("Chrome/", "Chrome"),
+    ("Safari/", "Safari"),
+)
+_SYSTEMS = (  # Android before Linux, iPhone and iPad before Mac OS X (they say both)
+    ("Android", "Android"),
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("CrOS", "ChromeOS"),
+    ("Windows", "Windows"),
+    ("Mac OS X", "macOS"),
+    ("Linux", "Linux"),
+)
+
+
+def device_of(user_agent: str | None) -> tuple[str, str]:
+    """The browser and system families a User-Agent names, for a player to tell their own
+    devices apart ("" for a family it does not name).
+
+    >>> device_of("Mozilla/5.0 (Android 14; Mobile; rv:128.0) Gecko/128.0 Firefox/128.0")
+    ('Firefox', 'Android')
+    >>> device_of("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15"
+    ...           " (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1")
+    ('Safari', 'iPhone')
+    >>> device_of(None)
+    ('', '')
+    """
+    agent = (user_agent or "")[:512]
+    browser = next((name for mark, name in _BROWSERS if mark in agent), "")
+    system = next((name for mark, name in _SYSTEMS if mark in agent), "")
+    return browser, system
 
 
 class Presence:
@@ -52,6 +94,31 @@ class Presence:
         self._pending: dict[tuple[str, int], datetime] = {}  # noted, not yet written
         self._writer: asyncio.Task[None] | None = None
         self._now: asyncio.Event | None = None  # set: write the pending notes at once
+        self._watching: dict[str, dict[int, str | None]] = {}  # connection -> watcher's name
+
+    def watch(self, code: str, connection: int, name: str | None) -> bool:
+        """Count ``connection`` as watching the table (no seat); True if that changed what
+        the table is shown."""
+        watching = self._watching.setdefault(code, {})
+        known = connection in watching and watching[connection] == name
+        watching[connection] = name
+        return not known
+
+    def unwatch(self, code: str, connection: int) -> bool:
+        """``connection`` no longer watches (it closed, or took a seat); True if it did."""
+        watching = self._watching.get(code)
+        if watching is None or connection not in watching:
+            return False
+        del watching[connection]
+        if not watching:
+            del self._watching[code]
+        return True
+
+    def watchers(self, code: str) -> dict[str, Any]:
+        """The table's watchers on this process: how many, and the first names given."""
+        watching = self._watching.get(code, {})
+        names = sorted({n for n in watching.values() if n}, key=str.casefold)
+        return {"count": len(watching), "names": names[:WATCHER_NAMES]}
 
     def connected(self, code: str) -> set[int]:
         return {seat for seat, n in self._live.get(code, Counter()).items() if n > 0}

@@ -42,13 +42,13 @@ from yacht.web.protocol.messages import (
     TakeBackMessage,
 )
 from yacht.web.protocol.names import name_key
-from yacht.web.service import bots, decisions
+from yacht.web.service import bots, decisions, rematch
 from yacht.web.service.decisions import Context, Decide, hash_token
 from yacht.web.service.hints import HintDesk
 from yacht.web.service.lobby import checked, opening_rows
 from yacht.web.service.notices import Notices
 from yacht.web.service.presence import Presence
-from yacht.web.service.state import state_json, state_message, table_state
+from yacht.web.service.state import state_json, state_message
 from yacht.web.service.warmup import Warmup
 from yacht.web.settings import Settings
 from yacht.web.storage.changes import Change
@@ -154,7 +154,9 @@ class TableService:
 
     async def state(self, code: str) -> TableState:
         snap, game = await self.load(code)
-        return table_state(snap, game, self.connected(snap.table.code))
+        code = snap.table.code
+        state = state_json(snap, game, self.connected(code), self.presence.watchers(code))
+        return TableState.model_validate(state)
 
     async def lookup(self, code: str, client: str | None) -> TableState:
         """The table's state for a visitor who gave its code. A client that asked for too many
@@ -171,7 +173,10 @@ class TableService:
     async def state_text(self, code: str) -> str:
         """The table's ``state`` message as read now."""
         snap, game = await self.load(code)
-        return state_message(state_json(snap, game, self.connected(snap.table.code)))
+        code = snap.table.code
+        return state_message(
+            state_json(snap, game, self.connected(code), self.presence.watchers(code))
+        )
 
     def connected(self, code: str) -> set[int]:
         return self.presence.connected(code)
@@ -262,7 +267,8 @@ class TableService:
     ) -> dict[str, Any]:
         """Send the state to everyone watching (one text for all) and return it; ``told``:
         the note of the move for the other server processes (:mod:`yacht.web.storage.peers`)."""
-        state = state_json(snap, game, self.connected(snap.table.code))
+        code = snap.table.code
+        state = state_json(snap, game, self.connected(code), self.presence.watchers(code))
         channel = table_channel(snap.table.code)
         await self.broadcaster.publish(channel, state_message(state), told)
         return state
@@ -348,8 +354,9 @@ class TableService:
         )
 
     async def rematch(self, code: str, msg: RematchMessage) -> dict[str, Any]:
-        """The next game at the table."""
-        return await self.change(code, lambda s, g: decisions.rematch(s, g, self._context(), msg))
+        """A seat proposes, agrees to or declines the next game at the table (see
+        :mod:`~yacht.web.service.rematch`)."""
+        return await self.change(code, lambda s, g: rematch.answer(s, g, self._context(), msg))
 
     async def store_review(self, code: str, number: int, review: dict[str, Any]) -> None:
         """Keep the review of game ``number`` with it (unless the table has moved on)."""
@@ -483,6 +490,17 @@ class TableService:
             if self.connected(code) != before:
                 self._tell_presence(code)
         return good
+
+    def watch(self, code: str, connection: int, name: str | None) -> None:
+        """Count a connection that holds no seat as watching; the table hears of it as of a
+        seat arriving (see :meth:`arrive`)."""
+        if self.presence.watch(code, connection, name):
+            self._tell_presence(code)
+
+    def unwatch(self, code: str, connection: int) -> None:
+        """The connection no longer watches (closed, or took a seat)."""
+        if self.presence.unwatch(code, connection):
+            self._tell_presence(code)
 
     def leave(self, code: str, seats: Collection[int]) -> None:
         """A connection holding ``seats`` closed: count them out, and tell the table if a

@@ -99,6 +99,10 @@ class GameRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Fair dice rule 2: the players' seeds and the dice key made of them (None: rule 1).
     fair: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), default=None)
+    # The seats that agreed to play the next game at the table, and who last declined.
+    rematch: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), default=None)
+    # The wins per seat of the table's games before this one (a shared win counts for each).
+    series: Mapped[list[int] | None] = mapped_column(JSON(none_as_null=True), default=None)
 
 
 class BannedNameRow(Base):
