@@ -10,6 +10,7 @@ MODULES: tuple[str, ...] = (
     "benchmarks.strategy",
     "benchmarks.simulate",
     "benchmarks.tui",
+    "benchmarks.vector_env",
     "benchmarks.web",
     "benchmarks.winner",
 )
