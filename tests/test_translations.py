@@ -30,8 +30,8 @@ CHECKS: list[tuple[str, str, str, str | None, tuple[str, ...], tuple[str, ...]]]
      ("sen mukaan, kuinka todennäköisesti",), ("mahdollisuuden mukaan",)),
     (Y, "fi", "rank by the chance of finishing first against these sheets", None,
      ("sen mukaan, kuinka todennäköisesti",), ("mahdollisuuden mukaan", "päättää")),
-    (Y, "fi", "{text!r} is not a whole number of games", None,
-     ("kelvollinen pelimäärä",), ("kokonaismäärä",)),
+    (Y, "fi", "must be from {low} to {high}, got {value}", None,
+     ("on oltava {low}–{high}",), ("kokonaismäärä",)),
     (Y, "fi", "--plot: {file!r} must end in .png or .svg", None,
      ("päätteen on oltava",), ("pääte on oltava",)),
     # Unquoted "heitä" reads as the pronoun "them": commands are quoted.

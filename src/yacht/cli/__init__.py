@@ -73,6 +73,9 @@ USER_ERRORS: tuple[type[Exception], ...] = (CommandError, GameError, RulesError,
 """What a user's input can cause: the command's own errors, an action the game refuses,
 an unknown preset or category, dice that are not five faces."""
 
+ERROR_SHOWN = 2000
+"""Characters of an error's line; the rest is cut."""
+
 BUG_STATUS = 70
 """Exit status of an internal error (``EX_SOFTWARE`` in sysexits.h)."""
 
@@ -143,7 +146,11 @@ def _error_line(message: object) -> str:
     _ = cli_gettext()
     if isinstance(message, BaseException):
         message = error_text(message, cli_language())
-    text = " ".join(str(message).split())  # one line, whatever the message held
+    from yacht.cli.text import shown
+
+    # one line, whatever the message held; a hostile file's name or text cannot steer the
+    # terminal nor fill the screen
+    text = shown(" ".join(str(message).split()), ERROR_SHOWN)
     return _("yacht: error: {message}").format(message=text) + "\n"
 
 

@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from yacht.cli import CommandError, add_lang_option, cli_gettext
+from yacht.cli.bounds import whole
 from yacht.cli.db import add_database_option, open_engine, settings_from
 
 if TYPE_CHECKING:
@@ -37,7 +38,11 @@ def register(subs: Any) -> None:
     what = _("list the tables, the most recently moved first")
     q = steps.add_parser("list", help=what, description=what)
     q.add_argument(
-        "--limit", type=int, default=200, metavar="N", help=_("at most N tables (default: 200)")
+        "--limit",
+        type=whole(1, 100_000),
+        default=200,
+        metavar="N",
+        help=_("at most N tables (default: 200)"),
     )
     _common(q, _tables_list)
     what = _("close a table: it is deleted with its games, and its players find it gone")

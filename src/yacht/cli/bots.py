@@ -9,8 +9,9 @@ import time
 from typing import Any, TextIO
 
 from yacht.cli import CommandError, add_lang_option, cli_gettext, cli_language
+from yacht.cli.bounds import MAX_SEED, whole
 from yacht.cli.core import json_option, preset_shown, rules_option
-from yacht.cli.text import bot_label, bot_name_error, count, number, option_text, percent
+from yacht.cli.text import bot_label, bot_name_error, count, number, option_text, percent, shown
 from yacht.i18n import category_label, translator
 from yacht.rules import Category
 
@@ -23,6 +24,7 @@ def register(subs: Any) -> None:
     p = subs.add_parser("simulate", help=what, description=what)
     p.add_argument(
         "--bot",
+        type=bot_option,
         default="optimal",
         metavar=_("BOT"),
         help=_(
@@ -37,7 +39,11 @@ def register(subs: Any) -> None:
         help=_("how many games (default: 10000)"),
     )
     p.add_argument(
-        "--seed", type=int, default=None, metavar="N", help=_("seed for a reproducible run")
+        "--seed",
+        type=whole(0, MAX_SEED),
+        default=None,
+        metavar="N",
+        help=_("seed for a reproducible run"),
     )
     rules_option(p, choices=True)
     p.add_argument(
@@ -56,19 +62,23 @@ def register(subs: Any) -> None:
     p.set_defaults(handler=cmd_review)
 
 
-def _games(text: str) -> int:
-    _ = cli_gettext()
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            _("{text!r} is not a whole number of games").format(text=text)
-        ) from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(
-            _("games must be at least 1, got {value}").format(value=value)
-        )
-    return value
+MAX_GAMES = 100_000_000
+"""The most games one ``yacht simulate`` plays (about two minutes vectorised)."""
+
+MAX_TARGET = 10_000
+"""The highest ``target:T`` (every preset's most points is far below it)."""
+
+_games = whole(1, MAX_GAMES)
+
+
+def bot_option(text: str) -> str:
+    """A ``--bot`` name as given; the T of ``target:T`` must be a whole number in range (the
+    name itself is checked when the bot is made, so an unknown one is one line too)."""
+    word = text.strip()
+    points = word.partition(":")[2]
+    if word.lower().startswith("target:") and points.isascii() and points.isdigit():
+        whole(0, MAX_TARGET)(points)
+    return text
 
 
 class ProgressBar:
@@ -170,7 +180,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json()))
         return 0
-    names = {p.player: p.name for p in result.players}
+    names = {p.player: shown(p.name) for p in result.players}  # from the file: escaped, cut
     unit = {
         "points": _("expected points given up"),
         "win": _("chance of finishing first given up, as the hint ranks with opponents"),
@@ -187,9 +197,9 @@ def cmd_review(args: argparse.Namespace) -> int:
     def lost(loss: float, points: float) -> str:
         if result.measure == "points":
             return _("loss {loss}").format(loss=number(loss, digits=2))
-        shown = t.ngettext("{n} point", "{n} points", 2)  # a decimal takes the plural form
+        form = t.ngettext("{n} point", "{n} points", 2)  # a decimal takes the plural form
         return _("loss {loss} ({points})").format(
-            loss=percent(loss, digits=2), points=shown.format(n=number(points, digits=2))
+            loss=percent(loss, digits=2), points=form.format(n=number(points, digits=2))
         )
 
     for p in result.players:
@@ -197,17 +207,17 @@ def cmd_review(args: argparse.Namespace) -> int:
         print(
             "  "
             + _("{name}: total {total}, {decisions}, {loss}, accuracy {accuracy}").format(
-                name=p.name,
+                name=names[p.player],
                 total=p.total,
                 decisions=count("{n} decision", "{n} decisions", p.decisions),
                 loss=lost(p.loss, p.points_loss),
                 accuracy=accuracy,
             )
         )
-    shown = [d for d in result.decisions if args.all or not d.accurate]
-    if shown:
+    listed = [d for d in result.decisions if args.all or not d.accurate]
+    if listed:
         print(_("Decisions:") if args.all else _("Mistakes:"))
-    for d in shown:
+    for d in listed:
         print(
             "  "
             + _("{name}, turn {turn}, roll {roll} [{dice}]: {taken}; best {best}; {loss}").format(

@@ -9,6 +9,8 @@ import time
 from typing import Any, TextIO
 
 from yacht.cli import CommandError, add_lang_option, cli_gettext
+from yacht.cli.bots import bot_option
+from yacht.cli.bounds import MAX_SEED, whole
 from yacht.cli.core import json_option, preset_shown, rules_option
 from yacht.cli.text import bot_label, bot_name_error, count, number, percent
 from yacht.rules import Rules, preset_names, rules_by_name
@@ -28,10 +30,12 @@ def register(subs: Any) -> None:
     what = _("build the minimax table (resumes an interrupted build)")
     s = duel.add_parser("solve", help=what, description=what)
     rules_option(s, choices=True)
-    s.add_argument("--jobs", type=_count, default=1, metavar="N", help=_("processes (default: 1)"))
+    s.add_argument(
+        "--jobs", type=whole(1, 256), default=1, metavar="N", help=_("processes (default: 1)")
+    )
     s.add_argument(
         "--depth",
-        type=_depth,
+        type=whole(1, 12),
         default=None,
         metavar="K",
         help=_("build only the endgame where both players have at most K categories open"),
@@ -55,10 +59,18 @@ def register(subs: Any) -> None:
         help=_("two bots, seat 1 first (default: duel:optimal,optimal)"),
     )
     m.add_argument(
-        "--games", type=_count, default=1000, metavar="N", help=_("games (default: 1000)")
+        "--games",
+        type=whole(1, 10_000_000),
+        default=1000,
+        metavar="N",
+        help=_("games (default: 1000)"),
     )
     m.add_argument(
-        "--seed", type=int, default=None, metavar="N", help=_("seed for a reproducible run")
+        "--seed",
+        type=whole(0, MAX_SEED),
+        default=None,
+        metavar="N",
+        help=_("seed for a reproducible run"),
     )
     rules_option(m, choices=True)
     add_lang_option(m)
@@ -72,15 +84,6 @@ def register(subs: Any) -> None:
     t.set_defaults(handler=cmd_stats)
 
 
-def _count(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        _ = cli_gettext()
-        raise argparse.ArgumentTypeError(
-            _("{text!r} is not a whole number (1 or more)").format(text=text)
-        )
-    return int(text)
-
-
 def _pair(text: str) -> tuple[str, str]:
     from yacht.bots import make_bot
 
@@ -91,20 +94,12 @@ def _pair(text: str) -> tuple[str, str]:
             _("need two comma-separated bots, got {text!r}").format(text=text)
         )
     for name in names:
+        bot_option(name)
         try:
             make_bot(name)
         except ValueError:
             raise argparse.ArgumentTypeError(bot_name_error(name)) from None
     return names[0], names[1]
-
-
-def _depth(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 12:
-        _ = cli_gettext()
-        raise argparse.ArgumentTypeError(
-            _("{text!r} is not a depth (1 to 12 categories open)").format(text=text)
-        )
-    return int(text)
 
 
 def _duration(seconds: float) -> str:

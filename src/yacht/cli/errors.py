@@ -16,8 +16,9 @@ __all__ = [
     "ArgumentError",
     "bot_delay_error",
     "dice_error",
-    "limit_error",
     "no_upper_error",
+    "records_error",
+    "skipped_line",
     "terminal_error",
     "textual_error",
     "unreadable_error",
@@ -29,7 +30,6 @@ class ArgumentError(
     messages={
         "dice": N_("need five dice, got {count}: {dice}"),
         "no_upper": N_("--upper: preset {rules} has no upper bonus"),
-        "limit": N_("--limit must be at least 1, got {n}"),
         "unreadable": N_("stored game {id} is not a readable game"),
         "unreadable_because": N_("stored game {id} is not a readable game: {reason}"),
         "terminal": N_("the full-screen game needs a terminal (use --plain for text)"),
@@ -37,6 +37,7 @@ class ArgumentError(
             "the full-screen game needs Textual: pip install 'yacht[tui]' (or use --plain)"
         ),
         "bot_delay": N_("--bot-delay must be 0 to 10 seconds, got {delay}"),
+        "records": N_("the record book {path} cannot be read: {reason}"),
     },
 ):
     """What the command line cannot do as asked, by a code, for more than one command."""
@@ -48,10 +49,6 @@ def dice_error(dice: list[int]) -> ArgumentError:
 
 def no_upper_error(rules: str) -> ArgumentError:
     return ArgumentError("no_upper", rules=rules)
-
-
-def limit_error(limit: int) -> ArgumentError:
-    return ArgumentError("limit", n=limit)
 
 
 def unreadable_error(game_id: int, reason: object = None) -> ArgumentError:
@@ -70,3 +67,16 @@ def textual_error() -> ArgumentError:
 
 def bot_delay_error(delay: float) -> ArgumentError:
     return ArgumentError("bot_delay", delay=delay)
+
+
+def records_error(path: object, reason: object) -> ArgumentError:
+    """The record book of ``history`` and ``replay`` is damaged or unreadable: one line."""
+    return ArgumentError("records", path=path, reason=" ".join(str(reason).split()))
+
+
+def skipped_line(game_id: object) -> str:
+    """The line on stderr for a stored game a listing leaves out."""
+    from yacht.cli import cli_gettext
+
+    _ = cli_gettext()
+    return _("yacht: stored game {id} is not a readable game; left out").format(id=game_id) + "\n"
