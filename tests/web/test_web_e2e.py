@@ -137,7 +137,7 @@ def test_two_people_a_bot_and_a_spectator_play_a_whole_game(
     expect(ann.locator("#rematch")).to_be_visible()
     expect(spectator.locator("#rematch")).to_have_count(0)
     spectator.get_by_role("button", name="Check every roll").click()
-    expect(spectator.locator("#verdict")).to_contain_text("Fair: all")
+    expect(spectator.locator("#verdict")).to_contain_text("Fair by rule 3: all")
     shot(ann, "08-results-desktop")
     expect(bob.locator(".review")).to_have_count(3)
     shot(bob, "09-results-phone")
@@ -264,7 +264,7 @@ def test_the_page_checks_dice_exactly_like_yacht_verify(pages: Pages, tmp_path: 
     import time
     import urllib.request
 
-    from yacht.dice import FairDice
+    from yacht.dice import FairDice, PlacedDice
     from yacht.web.service.fairness import verify
 
     def get(path: str, body: object = None) -> Any:
@@ -284,18 +284,32 @@ def test_the_page_checks_dice_exactly_like_yacht_verify(pages: Pages, tmp_path: 
         assert time.monotonic() < deadline
         time.sleep(0.2)
     data = get(f"/api/games/{game['id']}")
-    assert data["start"]["rolls"] and verify(data).fair
+    verdict = verify(data)  # bots only: every die re-derives, but no player's seed is in the key
+    assert data["start"]["rolls"] and verdict.alone and not verdict.problems
 
     page = pages.open(live.url + "/", DESKTOP)
     check = "async (data) => (await import('/static/js/fair.js')).verifyGame(data)"
     result = page.evaluate(check, data)
     rolls = sum(e["action"] == "roll" for e in data["events"])
-    assert result == {"fair": True, "rolls": rolls, "dice": data["dice"]["drawn"], "problems": []}
-    seed, client = data["dice"]["server_seed"], data["dice"]["client_seed"]
+    assert result == {
+        "fair": False,
+        "alone": True,
+        "rule": 3,
+        "seeds": 0,
+        "rolls": rolls,
+        "dice": verdict.dice,
+        "problems": [],
+    }
+    seed, key = data["dice"]["server_seed"], data["dice"]["key"]
+    places = [(s, t, r, p) for s in range(3) for t in (0, 11) for r in range(3) for p in range(5)]
+    derive = "async ([s, k, places]) => { const f = await import('/static/js/fair.js');"
+    derive += " return Promise.all(places.map((at) => f.placedFace(s, k, ...at))); }"
+    faces = page.evaluate(derive, [seed, key, places])
+    assert faces == [PlacedDice(seed, key).roll_at(s, t, r, [p])[0] for s, t, r, p in places]
     derive = "async ([s, c, n]) => { const f = await import('/static/js/fair.js');"
     derive += " return Array.from({length: n}, (_, i) => f.fairDie(s, c, i)); }"
-    faces = page.evaluate(derive, [seed, client, 60])
-    assert faces == [FairDice.die(seed, client, i) for i in range(60)]
+    faces = page.evaluate(derive, [seed, key, 60])  # rules 1 and 2, one counter
+    assert faces == [FairDice.die(seed, key, i) for i in range(60)]
     for where in ("start", "event"):
         tampered = copy.deepcopy(data)
         if where == "start":
@@ -303,6 +317,6 @@ def test_the_page_checks_dice_exactly_like_yacht_verify(pages: Pages, tmp_path: 
         else:
             roll = next(e for e in tampered["events"] if e["action"] == "roll")
             roll["dice"][4] = roll["dice"][4] % 6 + 1
-        assert page.evaluate(check, tampered)["fair"] is False
-        assert verify(tampered).fair is False
+        assert page.evaluate(check, tampered)["problems"]
+        assert verify(tampered).problems
     live.stop()

@@ -1,6 +1,6 @@
 """Fair dice on the page: the browser makes its own seed with crypto.getRandomValues after the
 commitment is on screen, sends it with the join and for the next game, shows it, and its check
-follows rule 2 like ``yacht verify`` (the key, the commitment it saw, its seed)."""
+follows rule 3 like ``yacht verify`` (the key, the commitment it saw, its seed)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from .test_fairness import rigged
 CHECK = (
     "async ([data, code]) => (await import('/static/js/fairness-seed.js')).checkSeeds(data, code)"
 )
+FULL = "async ([data, code]) => (await import('/static/js/fairness-seed.js')).checkGame(data, code)"
 
 
 def test_the_page_gives_shows_and_checks_its_own_seed(pages: Pages, server: LiveServer) -> None:
@@ -50,5 +51,5 @@ def test_the_page_gives_shows_and_checks_its_own_seed(pages: Pages, server: Live
     dropped = rigged("44" * 32, seen, ["someone"]) | {"table": {"code": code, "game": 1}}
     assert any("seed is not among" in p for p in page.evaluate(CHECK, [dropped, code]))
     bad_key = rigged("44" * 32, seen, [shown]) | {"table": {"code": code, "game": 1}}
-    bad_key["dice"] = {**bad_key["dice"], "client_seed": "0" * 64}
-    assert any("dice key is not" in p for p in page.evaluate(CHECK, [bad_key, code]))
+    bad_key["dice"] = {**bad_key["dice"], "key": "0" * 64}
+    assert any("dice key is not" in p for p in page.evaluate(FULL, [bad_key, code])["problems"])

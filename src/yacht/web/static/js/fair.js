@@ -1,7 +1,11 @@
-// Provably fair dice, checked in the browser: SHA-256 and HMAC-SHA256 in plain JavaScript
-// (crypto.subtle needs a secure context, which a LAN address is not), the same derivation as
-// yacht.dice.FairDice, and a re-derivation of every roll of a finished game.
-import { t } from "./i18n.js";
+// Provably fair dice, checked in the browser (docs/web/fairness.md): the dice key against the
+// commitment and the players' seeds, and every roll of a finished game re-derived from the
+// revealed seed, as `yacht verify` does. Rule 3 deals each die by its place (seat, turn, roll,
+// slot: yacht.dice.PlacedDice); rules 2 and 1 (older games) from one counter (FairDice).
+// HMAC-SHA256 and SHA-256 come from Web Crypto (crypto.subtle); a page served over plain http
+// from a LAN address is not a secure context and has no crypto.subtle, so the same functions
+// in plain JavaScript below stand in there.
+import { t, tn } from "./i18n.js";
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -76,7 +80,7 @@ export function hmacSha256(key, message) {
   return sha256(outer);
 }
 
-// Die number `index` (0-based): exactly yacht.dice.FairDice.die.
+// Die number `index` (0-based) of rules 1 and 2: exactly yacht.dice.FairDice.die.
 export function fairDie(serverSeed, clientSeed, index) {
   const key = encoder.encode(serverSeed);
   for (let counter = 0; ; counter++) {
@@ -85,33 +89,111 @@ export function fairDie(serverSeed, clientSeed, index) {
   }
 }
 
-// Re-derive every die of a finished game file: the start rolls and every roll.
-export function verifyGame(data) {
+const subtle = globalThis.isSecureContext ? globalThis.crypto?.subtle : undefined;
+
+export async function sha256Hex(text) {
+  const bytes = encoder.encode(text);
+  return hex(subtle ? new Uint8Array(await subtle.digest("SHA-256", bytes)) : sha256(bytes));
+}
+
+// HMAC-SHA256 under the server seed, label by label.
+function macUnder(serverSeed) {
+  const secret = encoder.encode(serverSeed);
+  if (!subtle) return async (label) => hmacSha256(secret, encoder.encode(label));
+  const key = subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return async (label) => new Uint8Array(await subtle.sign("HMAC", await key, encoder.encode(label)));
+}
+
+// The face a label deals: the first HMAC byte under 252 (6 * 42: every face equally likely),
+// counter by counter.
+async function faceOf(mac, label) {
+  for (let counter = 0; ; counter++) {
+    for (const byte of await mac(`${label}:${counter}`)) if (byte < 252) return (byte % 6) + 1;
+  }
+}
+
+// The face of slot `slot` (0-4) at roll `roll` (0-2) of seat `seat`'s turn `turn` (0-11), rule 3.
+export async function placedFace(serverSeed, key, seat, turn, roll, slot) {
+  return faceOf(macUnder(serverSeed), `${key}:${seat}:${turn}:${roll}:${slot}`);
+}
+
+// The dice key of rules 2 and 3: SHA-256 of the rule's label, the commitment and each seat's
+// seed, by seat, one a line (fairness.dice_key).
+export async function diceKey(commitment, contributions, rule) {
+  const lines = [`yacht-fair-${rule}`, String(commitment).toLowerCase()];
+  for (const c of [...contributions].sort((a, b) => a.seat - b.seat)) lines.push(`${c.seat}:${c.seed}`);
+  return sha256Hex(lines.join("\n") + "\n");
+}
+
+const KIND = { 1: "fair", 2: "fair", 3: "placed" };
+
+// The rule the file names and the problem with it, if any: none named, unknown, or dice of
+// another kind than the rule deals. Without its rule nothing says how to check the file.
+function ruleOf(fair, dice) {
+  if (!("rule" in fair)) return { problem: t("the file names no fair dice rule, so nothing says how its dice were dealt") };
+  const rule = fair.rule;
+  if (!Object.hasOwn(KIND, String(rule)) || typeof rule !== "number") return { problem: t("unknown fair dice rule {rule}", { rule: JSON.stringify(rule) }) };
+  if (dice.kind !== KIND[rule]) return { problem: t("rule {rule} deals {expected} dice, the file has {kind}", { rule, expected: KIND[rule], kind: JSON.stringify(dice.kind) }) };
+  return { rule };
+}
+
+// Check a finished game file on its own, as `yacht verify FILE` does: the seed against the
+// commitment, the rule, the key against the commitment and the seeds, every die. `fair`: all
+// holds and the key has a player's seed in it; `alone`: all holds but the server dealt alone.
+export async function verifyGame(data) {
   const problems = [];
   const dice = data.dice || {};
+  const fair = data.fair || {};
   const seed = dice.server_seed;
-  const client = dice.client_seed || "";
-  const commitment = (data.fair || {}).commitment;
-  if (!seed || !commitment) return { fair: false, rolls: 0, dice: 0, problems: [t("no revealed seed")] };
-  if (hex(sha256(encoder.encode(seed))) !== commitment.toLowerCase()) {
+  const commitment = fair.commitment;
+  const result = { fair: false, alone: false, rule: null, seeds: 0, rolls: 0, dice: 0, problems };
+  if (!seed || !commitment) {
+    problems.push(t("no revealed seed"));
+    return result;
+  }
+  if ((await sha256Hex(seed)) !== String(commitment).toLowerCase()) {
     problems.push(t("the revealed seed does not match the published commitment"));
   }
-  let index = 0;
-  const roll = (n) => Array.from({ length: n }, () => fairDie(seed, client, index++));
+  const { rule, problem } = ruleOf(fair, dice);
+  if (problem) {
+    problems.push(problem);
+    return result;
+  }
+  result.rule = rule;
+  const key = (rule === 3 ? dice.key : dice.client_seed) || "";
+  if (rule !== 1) {
+    const contributions = Array.isArray(fair.contributions) ? fair.contributions : [];
+    result.seeds = contributions.length;
+    if ((await diceKey(commitment, contributions, rule)) !== key) {
+      problems.push(t("the dice key is not the one the commitment and the players' seeds make"));
+    }
+  }
+  const mac = macUnder(seed);
+  let index = 0; // rules 1 and 2: the one counter over the whole game
+  let rolloffs = 0; // rule 3: the start's roll-off has labels of its own
+  const draw = (label) => {
+    result.dice += 1;
+    return faceOf(mac, label);
+  };
+  const roll = async (n) => {
+    const out = [];
+    for (let i = 0; i < n; i++) out.push(await draw(rule === 3 ? `${key}:rolloff:${rolloffs++}` : `${key}:${index++}`));
+    return out;
+  };
   const players = data.players.length;
   const start = data.start || { rule: "seat", first: 0, rolls: [] };
   const startRolls = [];
   let first = 0;
   if (start.rule === "random") {
     for (;;) {
-      const [face] = roll(1);
+      const [face] = await roll(1);
       startRolls.push([face]);
       if (face <= players) { first = face - 1; break; }
     }
   } else if (start.rule === "roll-off") {
     let contenders = [...Array(players).keys()];
     for (;;) {
-      const faces = roll(contenders.length);
+      const faces = await roll(contenders.length);
       startRolls.push(faces);
       const top = Math.max(...faces);
       contenders = contenders.filter((_, i) => faces[i] === top);
@@ -121,30 +203,57 @@ export function verifyGame(data) {
   if (JSON.stringify(startRolls) !== JSON.stringify(start.rolls || []) || first !== (start.first || 0)) {
     problems.push(t("the start rolls do not follow from the seed"));
   }
+  const turns = new Array(players).fill(0); // each seat's scores so far: its turn number
   let current = null;
   let held = new Set();
-  let rolls = 0;
-  data.events.forEach((event, i) => {
-    if (problems.length) return;
+  let rollsThisTurn = 0;
+  for (const [i, event] of data.events.entries()) {
+    if (problems.length) break;
     const [verb, ...args] = event.action.split(" ");
     if (verb === "roll") {
-      rolls += 1;
+      result.rolls += 1;
       const next = current ? [...current] : [0, 0, 0, 0, 0];
-      for (let p = 1; p <= 5; p++) if (!current || !held.has(p)) next[p - 1] = roll(1)[0];
+      for (let p = 1; p <= 5; p++) {
+        if (current && held.has(p)) continue;
+        next[p - 1] = await draw(rule === 3 ? `${key}:${event.player}:${turns[event.player]}:${rollsThisTurn}:${p - 1}` : `${key}:${index++}`);
+      }
       if (JSON.stringify(next) !== JSON.stringify(event.dice)) {
         problems.push(
-          t("move {n}: recorded {recorded}, the seed gives {derived}", { n: i + 1, recorded: event.dice.join(" "), derived: next.join(" ") }),
+          t("move {n}: recorded {recorded}, the seed gives {derived}", { n: i + 1, recorded: (event.dice || []).join(" "), derived: next.join(" ") }),
         );
       }
       current = event.dice;
+      rollsThisTurn += 1;
     } else if (verb === "hold") {
       held = new Set(args.map(Number));
     } else if (verb === "score") {
+      turns[event.player] += 1;
       current = null;
       held = new Set();
+      rollsThisTurn = 0;
     } else {
       problems.push(t("move {n}: {action} cannot be checked here", { n: i + 1, action: event.action }));
     }
-  });
-  return { fair: problems.length === 0, rolls, dice: index, problems };
+  }
+  result.alone = problems.length === 0 && result.seeds === 0;
+  result.fair = problems.length === 0 && !result.alone;
+  return result;
+}
+
+// The verdict in words: fair (by which rule), dealt by the server alone, or not fair and why.
+// The counts come first: the extraction reads no t() inside another t()'s arguments.
+export function verdictText(result) {
+  if (result.problems.length) return `${t("NOT fair")}: ${result.problems.join("; ")}`;
+  const rolls = tn("{n} roll", "{n} rolls", result.rolls);
+  const dice = tn("{n} die", "{n} dice", result.dice);
+  if (result.alone) {
+    return t("Dealt by the server alone (rule {rule}): no player's seed is in the dice key, though all {rolls} ({dice}) follow from the revealed seed.", { rule: result.rule, rolls, dice });
+  }
+  return t("Fair by rule {rule}: all {rolls} ({dice}) follow from the revealed seed and the players' seeds.", { rule: result.rule, rolls, dice });
+}
+
+// Show a verdict in its box: green only when fair.
+export function showVerdict(box, result) {
+  box.className = `verdict ${result.fair ? "ok" : "bad"}`;
+  box.textContent = verdictText(result);
 }

@@ -1,12 +1,12 @@
-// Fair dice rule 2 on the page (docs/web/fairness.md): this browser's own seed for every game
-// it plays, made with crypto.getRandomValues once the game's commitment is on screen, sent
-// with the join and, for a rematch, as soon as the next game's commitment is published; kept
-// with the commitment it was given against, so "Check every roll" can tell whether the
-// server changed its seed afterwards or left this seed out of the dice key.
-import { hex, sha256 } from "./fair.js";
+// Fair dice on the page (docs/web/fairness.md): this browser's own seed for every game it
+// plays, made with crypto.getRandomValues once the game's commitment is on screen, sent with
+// the join (the opener's too, from the lobby) and, for a rematch, as soon as the next game's
+// commitment is published; kept with the commitment it was given against, so "Check every
+// roll" can tell whether the server changed its seed afterwards or left this seed out of the
+// dice key.
+import { hex, verifyGame } from "./fair.js";
 import { t } from "./i18n.js";
 
-const encoder = new TextEncoder();
 const sent = new Set(); // "code:game:seat" given in this page's life
 
 function load(code) {
@@ -63,19 +63,25 @@ export function seedLines(table, esc, t) {
   );
 }
 
-// What rule 2 adds to checking a finished game file: the key from the commitment and the
-// seeds, the commitment this browser saw, and its seed among the seeds.
+// What this browser adds to checking a finished game file: the commitment it saw, and its
+// seed among the seeds of the dice key.
 export function checkSeeds(data, code) {
   const fair = data.fair || {};
-  if (fair.rule !== 2) return [];
   const problems = [];
-  const lines = ["yacht-fair-2", String(fair.commitment).toLowerCase()];
-  for (const c of [...fair.contributions].sort((a, b) => a.seat - b.seat)) lines.push(`${c.seat}:${c.seed}`);
-  const key = hex(sha256(encoder.encode(lines.join("\n") + "\n")));
-  if (key !== (data.dice || {}).client_seed) problems.push(t("the dice key is not the one the commitment and the players' seeds make"));
   const number = (data.table || {}).game;
-  const mine = load(code)[number];
+  const mine = code ? load(code)[number] : undefined;
   if (mine && mine.commitment !== fair.commitment) problems.push(t("the file's commitment is not the one this browser saw: the server changed its seed"));
-  if (mine && !fair.contributions.some((c) => c.seed === mine.seed)) problems.push(t("this browser's seed is not among the seeds of the dice key"));
+  const seeds = Array.isArray(fair.contributions) ? fair.contributions : [];
+  if (mine && !seeds.some((c) => c.seed === mine.seed)) problems.push(t("this browser's seed is not among the seeds of the dice key"));
   return problems;
+}
+
+// The full check of a finished game file: the file on its own (fair.js), then what this
+// browser remembers of the game at table `code`.
+export async function checkGame(data, code) {
+  const result = await verifyGame(data);
+  result.problems.push(...checkSeeds(data, code));
+  result.fair = result.fair && result.problems.length === 0;
+  result.alone = result.alone && result.problems.length === 0;
+  return result;
 }

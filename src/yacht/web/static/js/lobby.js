@@ -1,5 +1,6 @@
 // The lobby: open a table (then take its first person's seat), or join one by code.
 import { api, esc, tokens, url, $ } from "./api.js";
+import { seedFor } from "./fairness-seed.js";
 import { duration, setupLanguages, t } from "./i18n.js";
 import { errorText, levelLabel, playerName, presetDescription, presetLabel } from "./labels.js";
 import { namesHtml } from "./markup.js";
@@ -64,13 +65,14 @@ async function create(event) {
     hints: $("#hints").checked,
     turn_seconds: $("#timer").value ? Number($("#timer").value) : null,
     start: $("#start").value,
-    client_seed: $("#client-seed").value.trim(),
     private: $("#private").checked,
   };
   try {
     const table = await api("api/tables", { method: "POST", body });
     if (humans.length) {
-      const joined = await api(`api/tables/${table.code}/join`, { method: "POST", body: { seat: humans[0], name } });
+      // the opener gives a seed too, made now that the table's commitment is out (fair dice)
+      const seed = seedFor(table.code, table.game.number, table.game.commitment);
+      const joined = await api(`api/tables/${table.code}/join`, { method: "POST", body: { seat: humans[0], name, seed } });
       tokens.set(table.code, joined.seat, joined.token);
       localStorage.setItem("yacht:name", name);
     }

@@ -1,12 +1,13 @@
 // Replay a finished game move by move.
 import { api, esc, $ } from "./api.js";
 import { dieSvg } from "./dice.js";
-import { verifyGame } from "./fair.js";
+import { showVerdict } from "./fair.js";
+import { checkGame } from "./fairness-seed.js";
 import { setupLanguages, t } from "./i18n.js";
 import { eventHtml } from "./moves.js";
 import { sheetHtml } from "./sheet.js";
 import { errorText, playerName } from "./labels.js";
-import { fairText, winnersHtml } from "./results.js";
+import { winnersHtml } from "./results.js";
 
 const id = Number(location.pathname.split("/").filter(Boolean).pop());
 let replay = null;
@@ -77,11 +78,9 @@ async function main() {
     render();
   };
   $("#verify").onclick = async () => {
-    const result = verifyGame(await api(`api/games/${id}`));
-    $("#verdict").className = `verdict ${result.fair ? "ok" : "bad"}`;
-    $("#verdict").textContent = result.fair
-      ? fairText(result)
-      : `${t("NOT fair")}: ${result.problems.join("; ")}`;
+    $("#verdict").textContent = t("Checking…");
+    const data = await api(`api/games/${id}`); // the full check: seed, rule, key against the seeds, every die
+    showVerdict($("#verdict"), await checkGame(data, data.table?.code));
   };
   document.addEventListener("keydown", (event) => {
     if (event.target.closest("input, select")) return;

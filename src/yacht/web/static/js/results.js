@@ -2,9 +2,9 @@
 import { api, esc } from "./api.js";
 import { biggestLosses, chartSvg } from "./chart.js";
 import { smallDice } from "./dice.js";
-import { verifyGame } from "./fair.js";
-import { checkSeeds, seedLines } from "./fairness-seed.js";
-import { categoryLabel, language, number, percent, t, tn } from "./i18n.js";
+import { showVerdict } from "./fair.js";
+import { checkGame, seedLines } from "./fairness-seed.js";
+import { categoryLabel, language, number, percent, t } from "./i18n.js";
 import { playerName } from "./labels.js";
 import { nameHtml, namesHtml, tnHtml } from "./markup.js";
 
@@ -120,14 +120,6 @@ export function renderResults(box, table, names, mine, onRematch) {
   wireDecisions(box, g.id, g.review);
 }
 
-// The verdict on dice that check out: "all 36 rolls (150 dice)", each count with its own noun.
-// The counts come first: the extraction reads no t() inside another t()'s arguments.
-export function fairText(result) {
-  const rolls = tn("{n} roll", "{n} rolls", result.rolls);
-  const dice = tn("{n} die", "{n} dice", result.dice);
-  return t("Fair: all {rolls} ({dice}) follow from the revealed seed.", { rolls, dice });
-}
-
 export function renderFair(box, table) {
   const g = table.game;
   const finished = g.status === "finished";
@@ -153,12 +145,6 @@ export function renderFair(box, table) {
     const verdict = box.querySelector("#verdict");
     verdict.textContent = t("Checking…");
     const data = await api(`api/games/${g.id}`);
-    const result = verifyGame(data);
-    result.problems.push(...checkSeeds(data, table.code));
-    result.fair = result.problems.length === 0;
-    verdict.className = `verdict ${result.fair ? "ok" : "bad"}`;
-    verdict.textContent = result.fair
-      ? fairText(result)
-      : `${t("NOT fair")}: ${result.problems.join("; ")}`;
+    showVerdict(verdict, await checkGame(data, table.code));
   });
 }
