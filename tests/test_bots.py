@@ -209,8 +209,10 @@ def run_cli(argv: list[str]) -> int:
     [
         (["--bot", "grandmaster"], "unknown bot: 'grandmaster'"),
         (["--bot", "target:many"], "target:T needs a whole number"),
-        (["--games", "0"], "games must be at least 1"),
-        (["--games", "many"], "not a whole number of games"),
+        (["--games", "0"], "--games: must be from 1 to 100000000, got 0"),
+        (["--games", "many"], "--games: 'many' is not a whole number"),
+        (["--bot", "target:99999999999999999999"], "must be from 0 to 10000"),
+        (["--seed", "-1"], "--seed: must be from 0 to"),
         (["--rules", "yahtzee"], "invalid choice"),
     ],
 )

@@ -173,7 +173,7 @@ def test_a_bulgarian_and_a_norwegian_game_start() -> None:
         (["--players", "a,b,c,d,e,f,g"], "--players needs 1 to 6 names separated by commas"),
         (["--players", "Ann,,Bob"], "--players needs 1 to 6 names"),
         (["--players", ""], "--players needs 1 to 6 names"),
-        (["--seed", "abc"], "--seed needs a whole number, got 'abc'"),
+        (["--seed", "abc"], "argument --seed: 'abc' is not a whole number"),
         (["--start", "coin"], "unknown start rule 'coin' (one of: seat, roll-off, random)"),
         (["--rules", "yahtzee"], "unknown rules preset 'yahtzee'"),
         (["--lang", "de"], "unknown language 'de'"),

@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from yacht.cli import CommandError, add_lang_option, cli_gettext
+from yacht.cli.bounds import MAX_SEED, whole
 from yacht.cli.core import (
     json_option,
     parse_category,
@@ -37,11 +38,15 @@ def register(subs: Any) -> None:
         ),
     )
     p.add_argument(
-        "--games", type=_whole(1), default=10_000, metavar="N", help=_("games (default: 10000)")
+        "--games",
+        type=whole(1, MAX_GAMES),
+        default=10_000,
+        metavar="N",
+        help=_("games (default: 10000)"),
     )
     p.add_argument(
         "--seed",
-        type=int,
+        type=whole(0, MAX_SEED),
         default=None,
         metavar="S",
         help=_("seed for a reproducible run (seat order n: S + n)"),
@@ -54,7 +59,7 @@ def register(subs: Any) -> None:
     )
     p.add_argument(
         "--depth",
-        type=_whole(0),
+        type=whole(0, 12),
         default=None,
         metavar="K",
         help=_("endgame table depth for winner heads-up (default: 3; 0: none)"),
@@ -76,7 +81,7 @@ def register(subs: Any) -> None:
     p = subs.add_parser("endgame", help=what, description=what)
     p.add_argument(
         "--depth",
-        type=_whole(1),
+        type=whole(1, 12),
         default=None,
         metavar="K",
         help=_("open categories each (default: 3)"),
@@ -87,6 +92,9 @@ def register(subs: Any) -> None:
     add_lang_option(p)
     p.set_defaults(handler=cmd_endgame)
 
+
+MAX_GAMES = 10_000_000
+"""The most games of one ``yacht match`` (each seat order)."""
 
 DUEL_BOTS = ("duel", "duel:optimal")
 """Bots of the solved two-player tables: ``yacht duel match`` plays them (through the engine)."""
@@ -111,24 +119,6 @@ def _bots(text: str) -> tuple[str, ...]:
             _("duel bots play heads-up: two bots, got {n}").format(n=len(names))
         )
     return names
-
-
-def _whole(low: int) -> Any:
-    def parse(text: str) -> int:
-        _ = cli_gettext()
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                _("{text!r} is not a whole number").format(text=text)
-            ) from None
-        if value < low:
-            raise argparse.ArgumentTypeError(
-                _("must be at least {low}, got {value}").format(low=low, value=value)
-            )
-        return value
-
-    return parse
 
 
 def cmd_match(args: argparse.Namespace) -> int:

@@ -29,6 +29,7 @@ from yacht.actions import (
     UndoNotAllowedError,
 )
 from yacht.cli import CommandError, add_lang_option, cli_gettext
+from yacht.cli.bounds import MAX_SEED, decimal, whole
 from yacht.cli.core import parse_language, parse_preset, rules_option
 from yacht.dice import RandomDice
 from yacht.game import MAX_PLAYERS, MAX_ROLLS, START_RULES, Game
@@ -75,7 +76,11 @@ def register(subs: Any) -> None:
     )
     rules_option(p)
     p.add_argument(
-        "--seed", default=None, metavar=_("N"), help=_("seed the dice for a reproducible game")
+        "--seed",
+        type=whole(0, MAX_SEED),
+        default=None,
+        metavar=_("N"),
+        help=_("seed the dice for a reproducible game"),
     )
     p.add_argument(
         "--start",
@@ -88,7 +93,7 @@ def register(subs: Any) -> None:
     p.add_argument("--resume", action="store_true", help=_("continue the saved game"))
     p.add_argument(
         "--bot-delay",
-        type=float,
+        type=decimal(0, 10),
         default=0.6,
         metavar=_("SECONDS"),
         help=_("seconds between bot actions"),
@@ -125,15 +130,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 rule=args.start, rules=", ".join(START_RULES)
             )
         )
-    seed = None
-    if args.seed is not None:
-        try:
-            seed = int(args.seed)
-        except ValueError:
-            raise CommandError(
-                _("--seed needs a whole number, got {text!r}").format(text=args.seed)
-            ) from None
-    game = Game(names, rules, RandomDice(seed), start=args.start, undo=args.undo)
+    game = Game(names, rules, RandomDice(args.seed), start=args.start, undo=args.undo)
     return PlainGame(game, lang).run(sys.stdin, sys.stdout)
 
 

@@ -9,11 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from yacht.cli import CommandError, add_lang_option, cli_gettext
+from yacht.cli.bounds import whole
 from yacht.cli.core import json_option, preset_shown, rules_option, used_categories
 from yacht.cli.errors import dice_error, no_upper_error
 from yacht.cli.match import cmd_win_hint
 from yacht.cli.text import number, open_text, option_text, percent, rolls_left
 from yacht.rules import rules_by_name
+
+MAX_POINTS = 10_000
+"""The most points a ``--target``, ``--banked`` or ``--upper`` may say (far above any
+preset's most)."""
 
 
 def register(subs: Any) -> None:
@@ -57,7 +62,7 @@ def register(subs: Any) -> None:
     )
     p.add_argument(
         "--upper",
-        type=int,
+        type=whole(0, MAX_POINTS),
         default=None,
         metavar="N",
         help=_("the points of Ones to Sixes so far (a preset with an upper bonus)"),
@@ -105,17 +110,7 @@ def _face(text: str) -> int:
     return value
 
 
-def _points(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        _ = cli_gettext()
-        raise argparse.ArgumentTypeError(
-            _("{text!r} is not a number of points (0 or more)").format(text=text)
-        )
-    return value
+_points = whole(0, MAX_POINTS)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:

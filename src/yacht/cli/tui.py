@@ -11,19 +11,25 @@ open the terminal game (the ``tui`` extra).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import sqlite3
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from yacht.cli import CommandError
 from yacht.cli.errors import (
     bot_delay_error,
-    limit_error,
+    records_error,
+    skipped_line,
     terminal_error,
     textual_error,
     unreadable_error,
 )
+from yacht.cli.text import shown
 from yacht.i18n import detect_language, language_code
-from yacht.tui.records import Records, data_dir
+from yacht.tui.records import GameRecord, Records, UnreadableRecordError, data_dir
 from yacht.tui.replay import replay_text
 from yacht.tui.rules_text import preset_label
 from yacht.tui.text import gettext_for
@@ -36,14 +42,49 @@ def _lang(args: argparse.Namespace) -> str:
     return language_code(args.lang) if args.lang else detect_language()
 
 
+@contextmanager
+def _record_book() -> Iterator[Records]:
+    """The record book, or one line saying why it cannot be read (a damaged file, one a newer
+    yacht wrote, a folder that cannot be written)."""
+    path = data_dir() / "records.sqlite3"
+    try:
+        records = Records.open_default()
+    except (sqlite3.Error, OSError, ValueError) as e:
+        raise records_error(path, e) from None
+    try:
+        yield records
+    except sqlite3.Error as e:
+        raise records_error(path, e) from None
+
+
+def _skipped(error: UnreadableRecordError, seen: set[object]) -> None:
+    if error.game_id not in seen:
+        seen.add(error.game_id)
+        sys.stderr.write(skipped_line(error.game_id))
+
+
+def _shown_record(record: GameRecord) -> GameRecord:
+    """``record`` with its names safe to print: escaped and cut (a hostile or damaged record
+    book cannot steer the terminal or print a name of megabytes)."""
+    players = record.data.get("players")
+    data = record.data
+    if isinstance(players, list):
+        data = {**data, "players": [shown(p) if isinstance(p, str) else p for p in players]}
+    return dataclasses.replace(
+        record,
+        names=[shown(n) for n in record.names],
+        winners=[shown(n) for n in record.winners],
+        data=data,
+    )
+
+
 def cmd_history(args: argparse.Namespace) -> int:
-    if args.limit < 1:
-        raise limit_error(args.limit)
     lang = _lang(args)
     _ = gettext_for(lang)
-    records = Records.open_default()
-    games = records.games(args.limit)
-    best = records.high_scores(10)
+    seen: set[object] = set()
+    with _record_book() as records:
+        games = records.games(args.limit, unreadable=lambda e: _skipped(e, seen))
+        best = records.high_scores(10, unreadable=lambda e: _skipped(e, seen))
     if args.json:
         out = {
             "games": [
@@ -68,20 +109,19 @@ def cmd_history(args: argparse.Namespace) -> int:
         return 0
     print(_("Recent games"))
     for g in games:
-        players = ", ".join(f"{n} {t}" for n, t in zip(g.names, g.totals, strict=True))
-        when = g.finished_at.replace("T", " ")[:16]
-        winners = _("winner: {names}").format(names=", ".join(g.winners))
-        preset = preset_label(g.preset, lang)
+        players = ", ".join(f"{shown(n)} {t}" for n, t in zip(g.names, g.totals, strict=True))
+        when = shown(g.finished_at.replace("T", " ")[:16])
+        winners = _("winner: {names}").format(names=", ".join(shown(n) for n in g.winners))
+        preset = shown(preset_label(g.preset, lang), 13)
         print(f"  #{g.id:<4} {when}  {preset:<13} {players}  ({winners})")
     print()
     print(_("High scores"))
     bot = _("bot")
     for rank, h in enumerate(best, start=1):
-        who = h.name if h.kind == "human" else f"{h.name} ({bot})"
-        when = h.finished_at[:10]
-        print(
-            f"  {rank:>2}. {h.total:>3}  {who}  #{h.game_id} {when} {preset_label(h.preset, lang)}"
-        )
+        who = shown(h.name) if h.kind == "human" else f"{shown(h.name)} ({bot})"
+        when = shown(h.finished_at[:10])
+        preset = shown(preset_label(h.preset, lang))
+        print(f"  {rank:>2}. {h.total:>3}  {who}  #{h.game_id} {when} {preset}")
     print()
     print(_("Step through a game with: yacht replay ID"))
     return 0
@@ -91,17 +131,19 @@ def cmd_replay(args: argparse.Namespace) -> int:
     lang = _lang(args)
     _ = gettext_for(lang)
     try:
-        record = Records.open_default().get(args.id)
+        with _record_book() as records:
+            record = records.get(args.id)
+    except UnreadableRecordError as e:
+        raise unreadable_error(args.id, e.reason) from None
     except ValueError:
         raise CommandError(
             _("no stored game with id {id} (see: yacht history)").format(id=args.id)
         ) from None
-    except RecursionError:
-        raise unreadable_error(args.id) from None
     try:
         record.game()  # a damaged record is one line, not a traceback
-    except ValueError as e:
-        raise unreadable_error(args.id, e) from None
+    except (ValueError, RecursionError) as e:
+        raise unreadable_error(args.id, e if isinstance(e, ValueError) else None) from None
+    record = _shown_record(record)
     review = None
     if not args.no_review:
         from yacht.review import review as review_game

@@ -17,14 +17,20 @@ else platformdirs' ``user_data_dir("yacht")``.
 [(1, 'traditional', [134], ['Ann'])]
 >>> records.get(1).game().to_json() == game.to_json()
 True
+
+A row that cannot be read (its game JSON broken, a column of the wrong type: a damaged or
+hand-edited file) is left out of :meth:`Records.games` and :meth:`Records.high_scores` with
+one warning in the ``yacht.records`` log (or a call of ``unreadable``), so the others still
+show; :meth:`Records.get` raises :class:`UnreadableRecordError` for it.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -34,7 +40,35 @@ from typing import Any
 from yacht.game import Game
 from yacht.tui.seats import Seat
 
-__all__ = ["GameRecord", "HighScore", "Records", "data_dir"]
+__all__ = ["GameRecord", "HighScore", "Records", "UnreadableRecordError", "data_dir"]
+
+log = logging.getLogger("yacht.records")
+
+
+class UnreadableRecordError(ValueError):
+    """A stored game whose row cannot be read: ``game_id`` and why."""
+
+    def __init__(self, game_id: object, reason: str) -> None:
+        super().__init__(f"stored game {game_id} cannot be read: {reason}")
+        self.game_id = game_id
+        self.reason = reason
+
+
+Unreadable = Callable[[UnreadableRecordError], None]
+"""Told of each row a listing leaves out."""
+
+
+def _logged(error: UnreadableRecordError) -> None:
+    log.warning("%s; left out", error)
+
+
+def _typed(game_id: object, row: Sequence[Any], types: Sequence[type]) -> None:
+    """UnreadableRecordError unless each column of ``row`` has its type (SQLite stores
+    whatever a writer gave it, whatever the column's declaration)."""
+    for value, kind in zip(row, types, strict=True):
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise UnreadableRecordError(game_id, f"a column holds {type(value).__name__}")
+
 
 SCHEMA_VERSION = 1
 _SCHEMA = """
@@ -98,6 +132,16 @@ class HighScore:
     preset: str
 
 
+def _game_json(game_id: object, text: str) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise UnreadableRecordError(game_id, "its game is not JSON") from None
+    if not isinstance(data, dict):
+        raise UnreadableRecordError(game_id, "its game is not a JSON object")
+    return data
+
+
 class Records:
     """The record book. Every method opens its own short connection (safe across threads)."""
 
@@ -157,10 +201,14 @@ class Records:
 
     def _record(self, db: sqlite3.Connection, row: tuple[Any, ...]) -> GameRecord:
         game_id, when, preset, data = row
+        _typed(game_id, row, (int, str, str, str))
         scores = db.execute(
             "SELECT name, kind, total, winner FROM scores WHERE game_id = ? ORDER BY seat",
             (game_id,),
         ).fetchall()
+        for score in scores:
+            _typed(game_id, score, (str, str, int, int))
+        data = _game_json(game_id, data)
         return GameRecord(
             id=game_id,
             finished_at=when,
@@ -169,17 +217,23 @@ class Records:
             kinds=[s[1] for s in scores],
             totals=[s[2] for s in scores],
             winners=[s[0] for s in scores if s[3]],
-            data=json.loads(data),
+            data=data,
         )
 
-    def games(self, limit: int = 20) -> list[GameRecord]:
-        """The most recent finished games, newest first."""
+    def games(self, limit: int = 20, unreadable: Unreadable = _logged) -> list[GameRecord]:
+        """The most recent finished games that can be read, newest first."""
+        out = []
         with self._connect() as db:
             rows = db.execute(
                 "SELECT id, finished_at, preset, game FROM games ORDER BY id DESC LIMIT ?",
                 (limit,),
             ).fetchall()
-            return [self._record(db, r) for r in rows]
+            for row in rows:
+                try:
+                    out.append(self._record(db, row))
+                except UnreadableRecordError as e:
+                    unreadable(e)
+        return out
 
     def get(self, game_id: int) -> GameRecord:
         with self._connect() as db:
@@ -190,17 +244,29 @@ class Records:
                 raise ValueError(f"no stored game with id {game_id}")
             return self._record(db, row)
 
-    def high_scores(self, limit: int = 10, *, humans_only: bool = False) -> list[HighScore]:
-        """The best totals ever, highest first (earlier games first among equals)."""
+    def high_scores(
+        self, limit: int = 10, *, humans_only: bool = False, unreadable: Unreadable = _logged
+    ) -> list[HighScore]:
+        """The best totals ever, highest first (earlier games first among equals), of the rows
+        that can be read."""
         where = "WHERE s.kind = 'human'" if humans_only else ""
         with self._connect() as db:
             rows = db.execute(
-                "SELECT s.total, s.name, s.kind, g.id, g.finished_at, g.preset "
+                "SELECT s.total, s.name, s.kind, g.id, g.finished_at, g.preset, g.game "
                 f"FROM scores s JOIN games g ON g.id = s.game_id {where} "
                 "ORDER BY s.total DESC, g.id ASC, s.seat ASC LIMIT ?",
                 (limit,),
             ).fetchall()
-        return [HighScore(*r) for r in rows]
+        out = []
+        for row in rows:
+            try:  # a game that cannot be read ranks nowhere, as it is listed nowhere
+                _typed(row[3], row, (int, str, str, int, str, str, str))
+                _game_json(row[3], row[6])
+            except UnreadableRecordError as e:
+                unreadable(e)
+                continue
+            out.append(HighScore(*row[:6]))
+        return out
 
     def count(self) -> int:
         with self._connect() as db:
