@@ -131,10 +131,10 @@ def test_a_file_over_the_cap_is_one_line(
 
 def finished(names: list[str]) -> Game:
     game = Game(names, dice=RandomDice(5))
-    for _ in CATEGORIES:
+    for category in CATEGORIES:
         for _name in names:
             game.apply("roll")
-            game.apply(f"score {game.legal_actions()[-1].category.value}")
+            game.apply(f"score {category.value}")
     return game
 
 
