@@ -146,7 +146,10 @@ def test_two_people_a_bot_and_a_spectator_play_a_whole_game(
     expect(spectator.locator("#conn")).to_have_text("Yhdistetty")
     shot(spectator, "10-results-finnish")
 
-    bob.locator("#rematch").click()
+    bob.locator("#rematch").click()  # a proposal: the game starts when Ann agrees too
+    expect(ann.locator("#rematch-box")).to_contain_text("Bob wants a rematch.")
+    expect(spectator.locator("#results")).to_be_visible()
+    ann.get_by_role("button", name="Accept").click()
     for page in (ann, bob, spectator):
         expect(page.locator("#results")).to_be_hidden()
     expect(ann.locator("#turn")).to_contain_text("Round 1 of 12 · Your turn")

@@ -1,7 +1,7 @@
 // The moves of a game in words: the log of the table page and the replay's step line.
 import { smallDice } from "./dice.js";
 import { categoryLabel, t } from "./i18n.js";
-import { esc } from "./api.js";
+import { api, esc } from "./api.js";
 import { markup, nameHtml, tHtml, tnHtml } from "./markup.js";
 
 // One event in words (markup, the name isolated). A hold names the faces held (from `dice`, the
@@ -48,11 +48,57 @@ export function startHtml(rule, rolls, first, names) {
   return `${tHtml("Roll-off: {rolls}.", { rolls: markup(rounds.join(again)) })} ${starts}`;
 }
 
+// Every move of the game so far. The state carries only the last few (`recent`); the earlier
+// ones are read once from the game's file and kept, so the card scrolls back to the first roll.
+const kept = { id: null, events: [], loading: false, failed: false };
+let loaded = () => {};
+
+// `fn` is called when the earlier moves have come (the page draws them then).
+export function whenMovesLoaded(fn) {
+  loaded = fn;
+}
+
+export function allMoves(game) {
+  if (kept.id !== game.id) Object.assign(kept, { id: game.id, events: [], loading: false, failed: false });
+  if (kept.events.length && kept.events[kept.events.length - 1].version > game.version) {
+    kept.events = kept.events.filter((e) => e.version <= game.version); // taken back
+  }
+  const last = kept.events.length ? kept.events[kept.events.length - 1].version : 0;
+  const fresh = game.recent.filter((e) => e.version > last);
+  if (fresh.length && fresh[0].version === last + 1) kept.events.push(...fresh);
+  else if (fresh.length && !kept.loading && !kept.failed) readMoves(game.id);
+  const newest = game.recent.length ? game.recent[game.recent.length - 1].version : 0;
+  const whole = kept.events.length && kept.events[kept.events.length - 1].version >= newest;
+  return whole ? kept.events : game.recent;
+}
+
+async function readMoves(id) {
+  kept.loading = true;
+  try {
+    const file = await api(`api/games/${id}`);
+    if (kept.id !== id) return;
+    const events = file.events.map((e, i) => ({
+      version: i + 1,
+      seat: e.player,
+      action: e.action,
+      dice: e.dice ?? null,
+      points: e.points ?? null,
+    }));
+    if (events.length >= kept.events.length) kept.events = events;
+    loaded();
+  } catch {
+    kept.failed = true; // the last moves stay in view
+  } finally {
+    kept.loading = false;
+  }
+}
+
 // The log, newest first: each roll with its dice drawn, each hold with the faces held, and the
 // start rolls at the bottom once the first move is in view.
 export function logHtml(game, names, startRule) {
   let dice = null;
-  const items = game.recent.map((e) => {
+  const moves = allMoves(game);
+  const items = moves.map((e) => {
     if (e.action === "roll") dice = e.dice;
     const held = e.action.startsWith("hold ") && dice
       ? smallDice(e.action.split(" ").slice(1).map((p) => dice[Number(p) - 1]).sort((a, b) => a - b))
@@ -62,7 +108,7 @@ export function logHtml(game, names, startRule) {
     if (e.action.startsWith("score")) dice = null;
     return `<li>${text}${rolled}${held}</li>`;
   });
-  const first = game.recent.length === 0 || game.recent[0].version === 1;
+  const first = moves.length === 0 || moves[0].version === 1;
   const start = first ? startHtml(startRule, game.start_rolls, game.first, names) : "";
   if (start) items.unshift(`<li class="start">${start}</li>`);
   return items.reverse().join("") || `<li class="muted">${esc(t("No moves yet."))}</li>`;

@@ -20,7 +20,7 @@ export function winnersHtml(names, totals, winners) {
   });
 }
 
-function optionText(option) {
+export function optionText(option) {
   if (option.action === "keep") {
     return option.keep.length ? t("keep {dice}", { dice: option.keep.join(" ") }) : t("reroll all");
   }
@@ -29,11 +29,11 @@ function optionText(option) {
 
 // A decision is rated by the measure the table's hint ranks by (the chance of winning with
 // opponents, expected points alone), so following the hint is always accurate.
-function lostDecision(d) {
+export function lostDecision(d) {
   return d.accurate === undefined ? d.loss > 0.005 : !d.accurate;
 }
 
-function lossText(d) {
+export function lossText(d) {
   const points = number(d.loss, 2);
   return d.chance_loss === null || d.chance_loss === undefined ? points : `${percent(d.chance_loss, 1)} (${points})`;
 }
@@ -96,7 +96,7 @@ function wireDecisions(box, gameId, summary) {
   }
 }
 
-export function renderResults(box, table, names, mine, onRematch) {
+export function renderResults(box, table, names, mine) {
   const g = table.game;
   const key = JSON.stringify([g.id, !!g.review, language(), mine.size > 0, names]);
   if (box.dataset.key === key) return; // keep open lists and focus as they are
@@ -106,16 +106,13 @@ export function renderResults(box, table, names, mine, onRematch) {
     .map((i) => `<li class="${g.winners.includes(i) ? "winner" : ""}"><span>${nameHtml(names[i])}</span><strong>${g.totals[i]}</strong></li>`)
     .join("");
   const reviews = g.review ? g.review.players.map((p) => reviewCard(p, g.review)).join("") : "";
-  const rematch = mine.size
-    ? `<button type="button" class="primary" id="rematch">${esc(t("Rematch with the same seats"))}</button>`
-    : "";
+  const rematch = mine.size ? '<div class="rematch-box" id="rematch-box"></div>' : ""; // together.js
   box.innerHTML =
     `<h2 id="results-title">${winnersHtml(names, g.totals, g.winners)}</h2>` +
     `<ol class="ranking">${ranking}</ol><div class="actions">${rematch}` +
     `<a class="button secondary" href="games/${g.id}">${esc(t("Replay"))}</a></div>` +
     `<h2>${esc(t("Review"))}</h2>` +
     (g.review ? `<div class="reviews">${reviews}</div>` : `<p class="muted" id="review-wait">${esc(t("Reviewing the game…"))}</p>`);
-  box.querySelector("#rematch")?.addEventListener("click", onRematch);
   box.setAttribute("aria-busy", g.review ? "false" : "true");
   wireDecisions(box, g.id, g.review);
 }

@@ -13,7 +13,9 @@ export const S = {
   hintAsked: null, // {number, version, ref} of the hint on its way, until its answer or error
   botLevels: ["random", "greedy", "easy", "medium", "hard", "optimal"],
   missing: false, // no table has this code
-  rematch: () => {},
+  send: () => false, // a message to the server over the table's socket
+  elsewhere: new Set(), // seats of ours a newer tab or device plays now: not played from here
+  elsewhereDevice: null, // {browser, system} of that tab or device
 };
 
 export const seatsMine = () => new Set(Object.keys(S.mine).map(Number));
@@ -23,5 +25,6 @@ export const names = () => S.table.seats.map(seatName);
 export function controlling() {
   const g = S.table?.game;
   if (!g || g.status !== "playing" || g.current === null) return null;
+  if (S.elsewhere.has(g.current)) return null;
   return S.mine[g.current] && S.table.seats[g.current].kind !== "bot" ? g.current : null;
 }

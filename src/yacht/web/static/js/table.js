@@ -5,6 +5,7 @@ import { contribute, seedFor } from "./fairness-seed.js";
 import { language, setupLanguages, t } from "./i18n.js";
 import { errorText } from "./labels.js";
 import { S, code, controlling, seatsMine } from "./state.js";
+import { helloSeats, movedElsewhere } from "./together.js";
 import { phone, render, renderHints } from "./view.js";
 
 let socket = null;
@@ -44,8 +45,9 @@ function send(message) {
 }
 
 function hello() {
-  const seats = Object.entries(S.mine).map(([seat, token]) => ({ seat: Number(seat), token }));
-  send({ type: "hello", seats });
+  const seats = helloSeats();
+  const name = localStorage.getItem("yacht:name"); // a watcher is shown by the name they gave
+  send({ type: "hello", seats, ...(seats.length || !name ? {} : { name }) });
 }
 
 let online = false;
@@ -89,7 +91,7 @@ function receive(message) {
     flushQueue();
     contribute(S.table, S.mine, send);
   } else if (message.type === "welcome") {
-    tokens.keep(code, message.seats);
+    tokens.keep(code, [...message.seats, ...S.elsewhere]); // played elsewhere, still ours
     S.mine = tokens.get(code);
     if (S.table) render(S.table);
   } else if (message.type === "hint") {
@@ -97,6 +99,9 @@ function receive(message) {
     // An answer for a position that has moved on is dropped (the new one's is on its way).
     if (S.table && message.version === S.table.game.version) S.hint = message;
     renderHints();
+  } else if (message.type === "elsewhere") {
+    movedElsewhere(message);
+    if (S.table) render(S.table);
   } else if (message.type === "notice") {
     lacking[message.kind] = !message.ok;
     showConnection();
@@ -255,11 +260,6 @@ function takeBack(seat) {
   if (send({ type: "take_back", seat, token: S.mine[seat] })) hello();
 }
 
-function rematch() {
-  const seat = [...seatsMine()][0];
-  if (seat !== undefined) send({ type: "rematch", seat, token: S.mine[seat], game: S.table.game.number });
-}
-
 // --- wiring ---------------------------------------------------------------------------------
 
 document.addEventListener("click", (event) => {
@@ -298,7 +298,7 @@ document.addEventListener("keydown", (event) => {
 });
 
 async function main() {
-  S.rematch = rematch;
+  S.send = send;
   const drawSound = setupSound($("#sound"));
   await setupLanguages($("#lang"), () => {
     showConnection();

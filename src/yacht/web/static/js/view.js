@@ -6,17 +6,19 @@ import { dieSvg } from "./dice.js";
 import { beep, celebrate, markScore } from "./effects.js";
 import { categoryLabel, duration, number, percent, t } from "./i18n.js";
 import { nameHtml, tHtml } from "./markup.js";
-import { logHtml, startHtml } from "./moves.js";
+import { logHtml, startHtml, whenMovesLoaded } from "./moves.js";
 import { panelsHtml, seatsHtml } from "./panels.js";
 import { renderFair, renderResults } from "./results.js";
 import { sheetHtml } from "./sheet.js";
 import { S, controlling, names, seatsMine } from "./state.js";
+import { renderTogether } from "./together.js";
 
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
 export const phone = matchMedia("(max-width: 700px)"); // the own card replaces the sheet's buttons
 let shownRoll = -1;
 let timerHandle = null;
 let drawnRoll = null; // the dice markup on screen (the tumble changes faces under it)
+whenMovesLoaded(() => render(S.table)); // the game's earlier moves, read once
 
 export function render(before) {
   if (!S.table || S.missing) return;
@@ -56,8 +58,9 @@ export function render(before) {
   show(results, g.status === "finished");
   show($("#board"), g.status !== "finished");
   if (g.status === "finished") {
-    renderResults(results, S.table, names(), seatsMine(), S.rematch);
+    renderResults(results, S.table, names(), seatsMine());
   }
+  renderTogether(names());
   document.body.classList.toggle("my-turn", seat !== null);
   announce(before);
   if (focusKey) {
