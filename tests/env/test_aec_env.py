@@ -13,6 +13,7 @@ from pettingzoo.test import api_test, seed_test
 from yacht.actions import CategoryFilledError, InvalidActionError
 from yacht.bots import make_bot
 from yacht.env import (
+    CounterDice,
     YachtEnv,
     aec_env,
     bot_action,
@@ -80,7 +81,7 @@ def test_a_full_game_pays_each_agent_its_points_and_ends_for_all() -> None:
     assert game is not None and game.finished
     assert order == [f"player_{i % 3}" for i in range(36)]  # one scoring per turn, in seat order
     assert list(earned.values()) == [float(t) for t in game.totals]
-    assert Game.from_json(game.to_json()).totals == game.totals
+    assert Game.from_json(game.to_json(), dice=CounterDice(7)).totals == game.totals
 
 
 def test_each_agent_observes_its_own_sheet_first() -> None:
@@ -144,19 +145,51 @@ def test_penalized_illegal_actions_change_nothing_and_keep_the_move() -> None:
     assert env.infos["player_0"]["illegal_action"] is False
 
 
-def test_a_stuck_policy_is_truncated_after_the_illegal_limit(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    import yacht.env.aec
-
-    monkeypatch.setattr(yacht.env.aec, "ILLEGAL_LIMIT", 3)
-    env = raw_env(num_players=2, illegal_action="penalize")
+def test_a_stuck_policy_is_truncated_after_the_illegal_limit() -> None:
+    env = raw_env(num_players=2, illegal_action="penalize", illegal_limit=3)
     env.reset(seed=3)
     env.step(score_action("ones"))
     env.step(score_action("ones"))
     for _ in range(3):
         env.step(score_action("ones"))  # player_1 tries the filled box again and again
     assert env.truncations == {"player_0": True, "player_1": True}
+    with pytest.raises(ValueError, match="only valid action is None"):
+        env.step(score_action("twos"))
+
+
+def test_terminate_ends_the_game_for_every_agent_with_the_penalty() -> None:
+    env = raw_env(num_players=2, illegal_action="terminate", illegal_penalty=3)
+    env.reset(seed=3)
+    env.step(score_action("ones"))
+    env.step(score_action("ones"))
+    env.step(score_action("ones"))  # player_0 again: filled
+    assert env.terminations == {"player_0": True, "player_1": True}
+    assert env.rewards["player_0"] == -3.0 and env.infos["player_0"]["illegal_action"]
+
+
+def test_the_win_reward_pays_only_at_the_end() -> None:
+    env = raw_env(num_players=3, reward="win")
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    paid: list[dict[str, float]] = []
+    while env.agents:
+        obs, _, terminated, _, _ = env.last()
+        action = None if terminated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        env.step(action)
+        if action is not None:
+            paid.append(dict(env.rewards))
+    game = env.game
+    assert game is not None and game.finished
+    assert all(set(r.values()) == {0.0} for r in paid[:-1])
+    best = max(game.totals)
+    winners = [i for i, t in enumerate(game.totals) if t == best]
+    expected = {
+        f"player_{i}": (1.0 if len(winners) == 1 else 0.0) if i in winners else -1.0
+        for i in range(3)
+    }
+    assert paid[-1] == expected and sorted(expected.values())[0] == -1.0
+    with pytest.raises(ValueError, match="unknown reward"):
+        raw_env(reward="rank")
 
 
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")

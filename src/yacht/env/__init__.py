@@ -13,7 +13,9 @@ both import PettingZoo only when first used. Observation options are the wrapper
 :class:`FaceCounts`, :class:`Features` and :class:`OptimumInfo` (:mod:`yacht.env.wrappers`);
 :func:`evaluate` plays a policy and rates it against the exact optimum.
 :class:`VectorYachtEnv` steps thousands of solo games at once as numpy arrays (the same games
-as :class:`YachtEnv` for the same seeds: both deal :func:`counter_dice`).
+as :class:`YachtEnv` for the same seeds: both deal :func:`counter_dice`). An agent trained on
+any of them plays a PettingZoo seat through :func:`to_solo` and :func:`seat_action` (or
+:func:`seat_policy`, both at once).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import gymnasium
 from yacht.env.agents import bot_action, view_from_observation
 from yacht.env.counter_dice import CounterDice, counter_dice
 from yacht.env.gym_env import ENV_ID, ILLEGAL_ACTIONS, ILLEGAL_LIMIT, YachtEnv
+from yacht.env.seat import seat_action, seat_policy, to_solo
 from yacht.env.spaces import (
     ACTION_COUNT,
     HOLD_COUNT,
@@ -72,7 +75,10 @@ __all__ = [
     "observation_fields",
     "raw_env",
     "score_action",
+    "seat_action",
+    "seat_policy",
     "solo_observation",
+    "to_solo",
     "view_from_observation",
 ]
 

@@ -5,13 +5,23 @@ observes ``{"observation": vector, "action_mask": 0/1 per action}`` as PettingZo
 games do: the vector is :func:`yacht.env.spaces.observation` from that agent's seat (its own
 sheet first). Actions are those of the Gymnasium environment; the turn's first roll is
 automatic. The reward of a step goes to the agent that acted: the points it added to its total.
-Every agent terminates when the last sheet is full.
+Every agent terminates when the last sheet is full. ``reward="win"`` instead gives nothing
+during the game and, at its end, +1 to a sole winner, 0 to each of tied winners and -1 to
+every other player (for self-play aimed at winning rather than at points).
 
 Illegal actions (in the space but not allowed now) follow ``illegal_action``, as in the
 Gymnasium environment: ``"raise"`` (the default here: the game's ``ValueError``, nothing
-changes) or ``"penalize"`` (nothing changes, the agent gets ``-illegal_penalty``,
-``infos[agent]["illegal_action"]`` is True and it is still its move; after
-:data:`~yacht.env.gym_env.ILLEGAL_LIMIT` of them in one game every agent is truncated).
+changes), ``"terminate"`` (the agent gets ``-illegal_penalty``, its
+``infos[agent]["illegal_action"]`` is True and the game ends for every agent) or
+``"penalize"`` (nothing changes, the agent gets ``-illegal_penalty`` and it is still its move;
+after ``illegal_limit`` of them in one game every agent is truncated).
+
+The dice are :func:`yacht.env.counter_dice` of (seed, episode, ``seat * 12 + turn``, roll,
+slot), seeded as :class:`~yacht.env.YachtEnv` is: so seat 0 after ``reset(seed=s)`` gets the
+dice of the solo game after ``reset(seed=s)``, and an agent trained alone can be compared
+game by game (:func:`yacht.env.to_solo` gives it its observation). A parallel API is
+PettingZoo's ``turn_based_aec_to_parallel(raw_env(...))`` (tested with its
+``parallel_api_test``; ``aec_to_parallel`` refuses turn-based games).
 ``render_mode`` is ``"ansi"``, ``"human"`` (the text, printed) or ``"rgb_array"`` (the
 Gymnasium environment's picture: the dice and the sheet of the player to move).
 
@@ -36,8 +46,8 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.agent_selector import AgentSelector
 
 from yacht.actions import Hold, Roll
-from yacht.dice import RandomDice
-from yacht.env.gym_env import ILLEGAL_ACTIONS, ILLEGAL_LIMIT, render_text
+from yacht.env.counter_dice import CounterDice
+from yacht.env.gym_env import ILLEGAL_LIMIT, check_illegal, render_text
 from yacht.env.spaces import (
     ACTION_COUNT,
     action_mask,
@@ -50,7 +60,9 @@ from yacht.env.spaces import (
 from yacht.game import MAX_PLAYERS, Game
 from yacht.rules import Rules, rules_by_name
 
-__all__ = ["env", "raw_env", "score_action"]
+__all__ = ["REWARDS", "env", "raw_env", "score_action"]
+
+REWARDS = ("points", "win")
 
 
 def env(
@@ -59,9 +71,19 @@ def env(
     render_mode: str | None = None,
     illegal_action: str = "raise",
     illegal_penalty: float = 1.0,
+    illegal_limit: int = ILLEGAL_LIMIT,
+    reward: str = "points",
 ) -> AECEnv:
     """The AEC environment wrapped in PettingZoo's order-enforcing wrapper."""
-    table = raw_env(num_players, rules, render_mode, illegal_action, illegal_penalty)
+    table = raw_env(
+        num_players,
+        rules,
+        render_mode,
+        illegal_action,
+        illegal_penalty,
+        illegal_limit=illegal_limit,
+        reward=reward,
+    )
     return wrappers.OrderEnforcingWrapper(table)
 
 
@@ -81,6 +103,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hints
         render_mode: str | None = None,
         illegal_action: str = "raise",
         illegal_penalty: float = 1.0,
+        *,
+        illegal_limit: int = ILLEGAL_LIMIT,
+        reward: str = "points",
     ) -> None:
         super().__init__()
         if isinstance(num_players, bool) or not isinstance(num_players, int):
@@ -91,15 +116,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hints
             raise ValueError(
                 f"unknown render mode {render_mode!r} (use 'ansi', 'human', 'rgb_array' or None)"
             )
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(
-                f"unknown illegal_action {illegal_action!r} (use 'raise' or 'penalize')"
-            )
-        penalty = float(illegal_penalty)
-        if not penalty >= 0:
-            raise ValueError(f"illegal_penalty must be a number >= 0, got {illegal_penalty!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"unknown reward {reward!r} (use 'points' or 'win')")
+        self.illegal_penalty = check_illegal(illegal_action, illegal_penalty, illegal_limit)
         self.illegal_action = illegal_action
-        self.illegal_penalty = penalty
+        self.illegal_limit = illegal_limit
+        self.reward = reward
+        self.seed: int | None = None
+        self.episode = 0
         self._illegal = 0
         self.rules = rules_by_name(rules)
         self.render_mode = render_mode
@@ -124,7 +148,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hints
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._np_random, _ = seeding.np_random(seed)
-        dice = RandomDice(int(self._np_random.integers(2**63 - 1)))
+            self.seed, self.episode = int(seed) % 2**64, 0
+        elif self.seed is None:
+            self.seed, self.episode = int(self._np_random.integers(2**63 - 1)), 0
+        else:
+            self.episode += 1
+        dice = CounterDice(self.seed, self.episode)
         self.game = Game(self.possible_agents, self.rules, dice)
         self.game.apply(Roll())
         self._illegal = 0
@@ -159,7 +188,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hints
             return
         seat = self._seat[agent]
         decoded = decode_action(action)
-        if self.illegal_action == "penalize" and not action_mask(game)[int(action)]:
+        if self.illegal_action != "raise" and not action_mask(game)[int(action)]:
             self._penalize(agent)
             return
         before = game.totals[seat]
@@ -175,9 +204,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hints
                 game.apply(Roll())
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self.rewards[agent] = float(game.totals[seat] - before)
+        if self.reward == "points":
+            self.rewards[agent] = float(game.totals[seat] - before)
         if game.finished:
             self.terminations = dict.fromkeys(self.agents, True)
+            if self.reward == "win":
+                self.rewards = self._outcome(game)
         if game.finished or self.possible_agents[game.current] != agent:
             self.agent_selection = self._selector.next()
         for name in self.agents:
@@ -194,9 +226,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hints
         self.rewards[agent] = -self.illegal_penalty
         for name in self.agents:
             self.infos[name]["illegal_action"] = name == agent
-        if self._illegal >= ILLEGAL_LIMIT:
+        if self.illegal_action == "terminate":
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self._illegal >= self.illegal_limit:
             self.truncations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
+
+    def _outcome(self, game: Game) -> dict[str, float]:
+        """``reward="win"``: +1 a sole winner, 0 tied winners, -1 the others."""
+        winners = game.winners()
+        alone = 1.0 if len(winners) == 1 else 0.0
+        return {a: alone if i in winners else -1.0 for i, a in enumerate(self.possible_agents)}
 
     def render(self) -> Any:
         """The text (``"ansi"``; printed for ``"human"``) or the picture of the dice and the

@@ -23,7 +23,9 @@ The observation is one flat integer vector (see :func:`observation_fields`): the
 left, for several players whose turn it is, then one block per player, the observer first: the
 used categories, the points in each category, the upper subtotal and the total.
 :func:`solo_observation` cuts the observer's own 32 values out of a multi-player vector, so a
-policy trained alone in the Gymnasium environment plays a PettingZoo seat unchanged.
+policy trained alone on the raw vector plays a PettingZoo seat unchanged; one trained under a
+wrapper plays it through :func:`yacht.env.to_solo` and :func:`yacht.env.seat_action` (holds
+by sorted dice).
 """
 
 from __future__ import annotations

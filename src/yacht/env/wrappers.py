@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from typing import Any, SupportsFloat
 
 import gymnasium
@@ -45,6 +46,7 @@ __all__ = [
     "face_counts",
     "feature_blocks",
     "features",
+    "positional_hold",
 ]
 
 FloatVector = npt.NDArray[np.float32]
@@ -122,6 +124,17 @@ def features(obs: npt.ArrayLike, rules: Rules, one_hot: bool = True) -> FloatVec
     return np.concatenate([shown, rolls, open_, now * open_, tail]).astype(np.float32)
 
 
+def positional_hold(action: int, dice: Sequence[int]) -> int:
+    """The hold by position that sorted-dice hold ``action`` stands for with these dice: bit
+    ``i`` of ``action`` holds the ``i + 1``-th smallest die (ties in position order).
+
+    >>> positional_hold(0b00011, (6, 2, 6, 1, 5))  # the two smallest: dice 4 and 2
+    10
+    """
+    order = sorted(range(5), key=lambda i: (dice[i], i))
+    return sum(1 << order[i] for i in range(5) if action >> i & 1)
+
+
 class _SortedHolds(gymnasium.Wrapper[Any, np.int64, Any, np.int64]):
     """Hold bit ``i`` holds the ``i + 1``-th smallest die; observations come from :meth:`_see`."""
 
@@ -151,8 +164,7 @@ class _SortedHolds(gymnasium.Wrapper[Any, np.int64, Any, np.int64]):
             return action
         if not 0 <= action < HOLD_COUNT:
             return action
-        order = sorted(range(5), key=lambda i: (dice[i], i))
-        return sum(1 << order[i] for i in range(5) if int(action) >> i & 1)
+        return positional_hold(int(action), dice)
 
 
 class FaceCounts(_SortedHolds):
