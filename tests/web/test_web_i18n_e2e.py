@@ -126,7 +126,9 @@ def test_errors_and_dice_checks_speak_the_language(pages: Pages, server: LiveSer
     check = "async (data) => (await import('/static/js/fair.js')).verifyGame(data)"
     forged = {"dice": {"server_seed": "x"}, "fair": {"commitment": "00"}, "players": ["A"]}
     assert page.evaluate(check, {**forged, "events": []})["problems"] == [
-        "paljastettu siemenluku ei vastaa julkaistua sitoumusta"
+        "paljastettu siemenluku ei vastaa julkaistua sitoumusta",
+        "tiedosto ei nimeä reilujen noppien sääntöä, joten mikään ei kerro, miten sen nopat "
+        "jaettiin",
     ]
     english = lobby(pages, server, "en")
     assert english.evaluate(errors, refused) == "Not allowed now. ones is already scored"
