@@ -146,3 +146,26 @@ def test_a_forged_file_without_its_rule_fails_on_the_page(pages: Pages, server: 
     forged["fair"]["rule"] = 2  # named as an older rule, the key must still follow the seeds
     text = check_on_replay(pages, server, game_id, forged)
     assert text.startswith("NOT fair") and "dice key is not the one" in text
+
+
+def test_older_games_check_on_the_page_by_their_own_rule(pages: Pages, server: LiveServer) -> None:
+    """Rule 2 (one counter, its own key line) is still fair on the page, and says so; rule 1
+    (a key given before the server drew its seed) is dealt by the server alone."""
+    from .security.test_fairness import rigged
+
+    page = pages.open(f"{server.url}/")
+    check = "async (data) => (await import('/static/js/fair.js')).verifyGame(data)"
+    words = "async (data) => { const f = await import('/static/js/fair.js');"
+    words += " return f.verdictText(await f.verifyGame(data)); }"
+    rule2 = rigged("88" * 32, FairDice("88" * 32).commitment, ["ann"], rule=2)
+    assert verify(rule2).fair and page.evaluate(check, rule2)["rule"] == 2
+    assert page.evaluate(words, rule2).startswith("Fair by rule 2: all 12 rolls (60 dice)")
+    rule1 = copy.deepcopy(rule2)
+    rule1["fair"] = {"rule": 1, "commitment": rule2["fair"]["commitment"]}
+    assert verify(rule1).alone
+    assert page.evaluate(words, rule1).startswith("Dealt by the server alone (rule 1)")
+    as_rule3 = copy.deepcopy(rule2)
+    as_rule3["fair"]["rule"] = 3  # dice of one counter are not what rule 3 deals
+    assert page.evaluate(check, as_rule3)["problems"] == [
+        'rule 3 deals placed dice, the file has "fair"'
+    ]
