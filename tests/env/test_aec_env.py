@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, seed_test
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from yacht.actions import CategoryFilledError, InvalidActionError
 from yacht.bots import make_bot
@@ -35,6 +36,16 @@ from yacht.rules import RulesError
 @pytest.mark.parametrize("players", [1, 2, 6])
 def test_pettingzoo_api_test_passes(players: int) -> None:
     api_test(aec_env(num_players=players), num_cycles=1000)
+
+
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.parametrize("players", [1, 3])
+def test_the_documented_parallel_conversion_passes_parallel_api_test(players: int) -> None:
+    table = turn_based_aec_to_parallel(raw_env(num_players=players))
+    parallel_api_test(table, num_cycles=200)
+    observations, _ = table.reset(seed=2)
+    assert set(observations) == {f"player_{i}" for i in range(players)}
 
 
 @pytest.mark.parametrize("players", [1, 2, 6])
