@@ -105,15 +105,27 @@ def _root(request: Request) -> str:
 
 
 async def _docs(request: Request) -> HTMLResponse:
-    """The interactive API documentation (Swagger UI), from files installed with the server."""
+    """The interactive API documentation (Swagger UI), from files installed with the server.
+
+    Made accessible: the page says its language and keeps the documentation in a ``main``
+    landmark; no deep links (Swagger UI puts each operation's link inside its button); and a
+    stylesheet of ours after Swagger UI's gives its small labels readable contrast."""
     root = _root(request)
-    return get_swagger_ui_html(
+    page = get_swagger_ui_html(
         openapi_url=f"{root}/openapi.json",
         title="Yacht API",
         swagger_js_url=f"{root}/docs/assets/swagger-ui-bundle.js",
         swagger_css_url=f"{root}/docs/assets/swagger-ui.css",
         swagger_favicon_url=f"{root}/static/favicon.svg",
+        swagger_ui_parameters={"deepLinking": False},
     )
+    text = bytes(page.body).decode()
+    text = text.replace("<html>", '<html lang="en">', 1)
+    text = text.replace(
+        "</head>", f'<link rel="stylesheet" href="{html.escape(root)}/static/docs.css">\n</head>', 1
+    )
+    text = text.replace('<div id="swagger-ui">\n    </div>', '<main id="swagger-ui"></main>', 1)
+    return HTMLResponse(text)
 
 
 def _page(name: str) -> Callable[..., Any]:
