@@ -169,3 +169,20 @@ def test_older_games_check_on_the_page_by_their_own_rule(pages: Pages, server: L
     assert page.evaluate(check, as_rule3)["problems"] == [
         'rule 3 deals placed dice, the file has "fair"'
     ]
+
+
+def test_a_table_of_bots_says_the_server_deals_it_alone(pages: Pages, server: LiveServer) -> None:
+    seats = [{"kind": "bot", "bot": "greedy"}] * 2
+    code = httpx.post(f"{server.url}/api/tables", json={"seats": seats}).json()["code"]
+    page = pages.open(f"{server.url}/t/{code}", lang="fi")
+    expect(page.locator("#server-alone")).to_have_text(
+        "Yhdenkään pelaajan siemenluku ei ole noppien avaimessa: palvelin jakaa tämän pelin yksin."
+    )
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+    code = httpx.post(f"{server.url}/api/tables", json={"seats": seats}).json()["code"]
+    page = pages.open(f"{server.url}/t/{code}")
+    page.fill("#join-name", "Ann")
+    page.click("[data-join='0']")
+    expect(page.locator("#my-seed")).to_be_visible()
+    expect(page.locator("#fair .seeds li")).to_have_count(1)
+    expect(page.locator("#server-alone")).to_have_count(0)

@@ -59,7 +59,8 @@ export function seedLines(table, esc, t) {
   return (
     (mine ? `<p>${esc(t("Your seed"))}: <code class="hash" id="my-seed">${esc(mine)}</code></p>` : "") +
     (seeds.length ? `<p>${esc(t("Players' seeds"))}:</p><ul class="seeds">${seeds.join("")}</ul>` : "") +
-    (fair.key ? `<p>${esc(t("Dice key"))}:</p><p><code class="hash">${esc(fair.key)}</code></p>` : "")
+    (fair.key ? `<p>${esc(t("Dice key"))}:</p><p><code class="hash">${esc(fair.key)}</code></p>` : "") +
+    (fair.key && !seeds.length ? `<p class="muted" id="server-alone">${esc(t("No player's seed is in the dice key: the server deals this game alone."))}</p>` : "")
   );
 }
 
