@@ -121,6 +121,10 @@ def test_an_older_tab_hears_its_seat_is_open_elsewhere(client: TestClient) -> No
                 "browser": "Firefox",
                 "system": "Android",
             }
+            roll = {"type": "action", "seat": 0, "token": t.tokens[0], "game": 1, "version": 0}
+            laptop.send_json({**roll, "action": {"kind": "roll"}})
+            refused = until(laptop, "error")  # the older tab may not play it meanwhile
+            assert refused["code"] == "illegal" and "another tab or device" in refused["message"]
             laptop.send_json({"type": "hello", "seats": seat})  # "play here" takes it back
             assert until(laptop, "welcome")["seats"] == [0]
             assert until(mobile, "elsewhere")["seats"] == [0]

@@ -184,10 +184,22 @@ class Connection:
             await self.tell_elsewhere(sorted({*arrived, *back}))
         return WelcomeMessage(seats=sorted(self.seats), ref=msg.ref)
 
+    def check_here(self, seat: int) -> None:
+        """Refuse playing a seat a newer tab or device took from this connection: two pages
+        playing one seat would each move on a table the other changed."""
+        if seat in self.elsewhere:
+            raise TableError(
+                "illegal",
+                f"seat {seat + 1} is played from another tab or device now: "
+                "send hello with its token to play it here",
+            )
+
     async def action(self, msg: ActionMessage) -> None:
+        self.check_here(msg.seat)
         await self.service.act(self.code, msg)  # everyone, this client too, gets the new state
 
     async def hint(self, msg: HintMessage) -> None:
+        self.check_here(msg.seat)
         await self.service.limits.take("hint", self.client)
         # Answered beside the socket's reading, so a move sent after it is not kept waiting.
         task = asyncio.create_task(self._hint(msg))
