@@ -86,14 +86,15 @@ def answer(snap: TableSnapshot, game: Game | None, ctx: Context, msg: RematchMes
     if not msg.agree:
         if not agreed:
             raise TableError("illegal", "no rematch has been proposed")
-        return Change(game={"rematch": {"agreed": [], "by": None, "declined": msg.seat}})
+        declined = {"agreed": [], "by": None, "declined": msg.seat}
+        return Change(game={"rematch": declined}, engine=game)
     if seat_of(snap, msg.seat).kind == "bot" or msg.seat in agreed:
         raise TableError("illegal", f"seat {msg.seat + 1} has already agreed to a rematch")
     by = state.get("by") if agreed else msg.seat
     agreed.add(msg.seat)
     record = {"agreed": sorted(agreed), "by": by, "declined": None}
     if not people(snap) <= agreed:
-        return Change(game={"rematch": record})
+        return Change(game={"rematch": record}, engine=game)
     change = decisions.rematch(snap, game, ctx, msg)
     change.game["rematch"] = record
     if change.new_game is not None:
