@@ -86,7 +86,7 @@ def answer(snap: TableSnapshot, game: Game | None, ctx: Context, msg: RematchMes
     if not msg.agree:
         if not agreed:
             raise TableError("illegal", "no rematch has been proposed")
-        declined = {"agreed": [], "by": None, "declined": msg.seat}
+        declined: dict[str, Any] = {"agreed": [], "by": None, "declined": msg.seat}
         return Change(game={"rematch": declined}, engine=game)
     if seat_of(snap, msg.seat).kind == "bot" or msg.seat in agreed:
         raise TableError("illegal", f"seat {msg.seat + 1} has already agreed to a rematch")
