@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from ..helpers import Table
+from .test_postgres_names import pg_client  # noqa: F401 (a fixture)
 
 
 def until(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
@@ -41,6 +43,15 @@ def over(client: TestClient) -> Table:
 
 
 def test_who_may_agree_and_what_changes_nothing(client: TestClient) -> None:
+    who_may_agree(client)
+
+
+@pytest.mark.services
+def test_who_may_agree_on_postgresql(pg_client: TestClient) -> None:  # noqa: F811
+    who_may_agree(pg_client)
+
+
+def who_may_agree(client: TestClient) -> None:
     t = over(client)
     body = {"type": "rematch", "seat": 0, "token": t.tokens[0], "game": 1}
     revision = t.state()["revision"]
