@@ -88,6 +88,15 @@ def shot(page: Page, name: str, *, full: bool = False) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full)
 
 
+def write(box: Any) -> None:
+    """Click ``box`` (a box to score in) and, when it asks first (a zero is written only when
+    confirmed), confirm."""
+    box.click()
+    page = box.page
+    if page.locator("#zero").is_visible():
+        page.locator("#zero-yes").click()
+
+
 def new_table(
     server: LiveServer, *seats: str, name: str = "Ann", **options: Any
 ) -> tuple[str, str]:

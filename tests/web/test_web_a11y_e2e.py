@@ -65,9 +65,9 @@ def test_a_whole_turn_with_the_keyboard_alone(pages: Pages, server: LiveServer) 
     expect(page.locator("#hints li").first).to_be_visible()
     page.keyboard.press("Escape")
     expect(page.locator("#hints")).to_be_hidden()
-    # Tab on to the first box to score in, and Enter writes it.
+    # Tab on to the first box with points to score, and Enter writes it.
     for _ in range(20):
-        if page.evaluate("document.activeElement.classList.contains('score')"):
+        if page.evaluate("document.activeElement.matches('.score:not(.zero)')"):
             break
         page.keyboard.press("Tab")
     focused = page.evaluate("document.activeElement.getAttribute('aria-label')")

@@ -15,7 +15,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from .live import ARTIFACTS, LiveServer
-from .pages import Pages
+from .pages import Pages, write
 
 PHONE = {"width": 360, "height": 780}
 DESKTOP = {"width": 1280, "height": 900}
@@ -39,7 +39,7 @@ def score_first_open(page: Page, name: str, spectator: Page) -> None:
     expect(button).to_be_visible()
     label = re.fullmatch(r"Score (\d+) in (.+)", button.get_attribute("aria-label") or "")
     assert label is not None
-    button.click()
+    write(button)
     move = re.compile(f"^{re.escape(f'{name} scored {label[1]} in {label[2]}')}$")
     expect(spectator.locator("#log li").filter(has_text=move)).to_have_count(1)
 
@@ -179,7 +179,7 @@ def test_one_browser_holds_two_seats(pages: Pages, server: LiveServer) -> None:
     page.keyboard.press(" ")
     score = page.locator("button.score").first
     expect(score).to_be_visible()
-    score.click()
+    write(score)
     expect(page.locator("#turn")).to_contain_text("Round 1 of 12 · Your turn, Bea")
     expect(page.locator(".sheet thead th.current")).to_contain_text("Bea")
     shot(page, "13-pass-and-play-desktop")
@@ -215,7 +215,7 @@ def test_the_open_page_survives_a_server_restart(pages: Pages, server: LiveServe
     expect(ann.locator("#turn")).to_contain_text("Round 1 of 12 · Your turn")
     ann.locator("#roll").click()
     expect(ann.locator("button.score").first).to_be_visible()
-    ann.locator("button.score").first.click()
+    write(ann.locator("button.score").first)
     expect(ann.locator("#turn")).to_contain_text("Round 2 of 12 · Your turn")  # the bot moved
     ann.locator("#roll").click()
     expect(ann.locator("#rolls")).to_have_text("Roll 1 of 3")
@@ -233,7 +233,7 @@ def test_the_open_page_survives_a_server_restart(pages: Pages, server: LiveServe
     ann.locator("#roll").click()
     expect(ann.locator("#rolls")).to_have_text("Roll 2 of 3")
     assert dice_labels(ann)[0] == before[0]  # the held die stayed
-    ann.locator("button.score").first.click()
+    write(ann.locator("button.score").first)
     expect(ann.locator("#turn")).to_contain_text("Round 3 of 12 · Your turn")
 
 
@@ -256,7 +256,7 @@ def test_a_player_leaving_picks_the_bot_that_plays_on(pages: Pages, server: Live
     expect(ann.locator(".seat").nth(1)).to_contain_text("bot: greedy")
     expect(ann.locator(".seat").nth(1).locator("select")).to_have_count(0)
     ann.keyboard.press("r")
-    ann.locator("button.score").first.click()
+    write(ann.locator("button.score").first)
     expect(ann.locator("#turn")).to_contain_text("Round 2 of 12 · Your turn")  # the bot played
     expect(ann.locator("#log")).to_contain_text("Bob scored")
 

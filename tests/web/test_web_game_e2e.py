@@ -11,7 +11,15 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .live import LiveServer
-from .pages import DESKTOP, PHONE, Pages, serious_violations, shot, wider_than_screen
+from .pages import (
+    DESKTOP,
+    PHONE,
+    Pages,
+    serious_violations,
+    shot,
+    wider_than_screen,
+    write,
+)
 
 TEXTS = {
     "en": {"open": "Open the table", "round": "Round {n} of 12", "over": "Game over"},
@@ -65,7 +73,7 @@ def test_a_whole_game_to_the_results(
             page.keyboard.press("r")
             expect(page.locator("#roll")).to_be_disabled()
             accessible(page, "a turn with no roll left")
-        score.click()
+        write(score)
     expect(page.locator("#turn")).to_have_text(texts["over"])
     expect(page.locator("#results")).to_be_visible()
     expect(page.locator(".review")).to_have_count(1, timeout=60_000)

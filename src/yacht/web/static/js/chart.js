@@ -63,12 +63,11 @@ export function chartSvg(series, final, expected, label, decisions = null) {
   const marks = losses
     .map(
       (i) =>
-        `<circle class="loss" cx="${x(i + 1)}" cy="${y(series[i + 1])}" r="4.5"><title>${esc(
+        `<circle class="loss" cx="${at(x(i + 1))}" cy="${at(y(series[i + 1]))}" r="4.5"><title>${esc(
           t("Turn {turn}: lost {loss}", { turn: decisions[i].turn, loss: number(decisions[i].loss, 1) }),
-        )}</title></circle>` +
-        `<text class="loss-text" x="${x(i + 1)}" y="${y(series[i + 1]) - 8}" text-anchor="middle">−${number(decisions[i].loss, 1)}</text>`,
+        )}</title></circle>`,
     )
-    .join("");
+    .join("") + lossLabels(losses.map((i) => [x(i + 1), y(series[i + 1]), `−${number(decisions[i].loss, 1)}`]));
   return (
     `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(label)}">` +
     parts.join("") +
@@ -80,6 +79,40 @@ export function chartSvg(series, final, expected, label, decisions = null) {
     `<circle class="end" cx="${x(series.length - 1)}" cy="${y(final)}" r="4.5"/></svg>` +
     legendHtml(losses.length > 0)
   );
+}
+
+// The losses' labels, each above its point or below it, or further off, wherever it overlaps no
+// other label and stays inside the plot (near neighbours would otherwise print "−4,4−5,7", and a
+// label at the first decisions ran over the axis).
+const LABEL = { height: 9, char: 6.2, gap: 2 }; // a 9 px bold figure is at most 6.2 units wide
+
+function lossLabels(points) {
+  const placed = [];
+  const top = 0;
+  const bottom = H - PAD.bottom;
+  const html = [];
+  for (const [px, py, text] of [...points].sort((a, b) => a[0] - b[0])) {
+    const width = text.length * LABEL.char;
+    const cx = Math.min(Math.max(px, PAD.left + width / 2 + LABEL.gap), W - PAD.right - width / 2);
+    const offsets = [-8, 15, -19, 26, -30, 37];
+    let spot = null;
+    for (const dy of offsets) {
+      const baseline = py + dy;
+      const box = { left: cx - width / 2, right: cx + width / 2, top: baseline - LABEL.height, bottom: baseline + 2 };
+      if (box.top < top || box.bottom > bottom) continue;
+      const clash = placed.some(
+        (o) => box.left < o.right + LABEL.gap && o.left < box.right + LABEL.gap && box.top < o.bottom && o.top < box.bottom,
+      );
+      if (!clash) {
+        spot = box;
+        break;
+      }
+    }
+    if (!spot) continue; // no room left near the point: its circle and title still tell it
+    placed.push(spot);
+    html.push(`<text class="loss-text" x="${at(cx)}" y="${at(spot.bottom - 2)}" text-anchor="middle">${esc(text)}</text>`);
+  }
+  return html.join("");
 }
 
 // The three decisions that lost the most (at least half a point each), by index.

@@ -2,7 +2,7 @@
 // and the Seats card with its hand-to-bot buttons, each with the level of the bot it would call.
 import { esc } from "./api.js";
 import { nameHtml } from "./markup.js";
-import { t } from "./i18n.js";
+import { duration, t } from "./i18n.js";
 import { levelLabel } from "./labels.js";
 
 function seatState(s) {
@@ -36,9 +36,11 @@ export function panelsHtml(table, names, ours) {
 export function seatsHtml(table, names, ours, levels, chosen) {
   const g = table.game;
   const canHand = ours.size > 0 && g.status !== "finished";
+  noteMove(table);
   return table.seats
     .map((s) => {
       const name = names[s.seat];
+      const at = handAt(table, s);
       const tags = [];
       if (s.kind === "bot") tags.push(t("bot: {level}", { level: levelLabel(s.bot) }));
       else if (!s.taken) tags.push(t("free"));
@@ -54,11 +56,15 @@ export function seatsHtml(table, names, ours, levels, chosen) {
         hand =
           `<span class="hand"><button type="button" class="link" data-key="hand-${s.seat}" data-hand="${s.seat}">${esc(t("Leave: a bot plays for me"))}</button>` +
           `<select data-key="level-${s.seat}" data-level-for="${s.seat}" aria-label="${esc(t("Bot level for {name}'s seat", { name }))}">${options}</select></span>`;
-      } else if (canHand && s.kind === "human" && s.taken && !s.connected) {
-        // An away player's seat goes to the medium bot; only its player picks another level.
+      } else if (canHand && at !== null && g.status === "playing" && g.current === s.seat) {
+        // An away player's seat goes to the medium bot (only its player picks another level),
+        // once the game has waited on them long enough: until then the button counts down.
+        const left = secondsLeft(at);
+        const wait = left > 0 ? ` data-hand-at="${at}" disabled` : "";
         hand =
-          `<span class="hand"><button type="button" class="link" data-key="hand-${s.seat}" data-hand="${s.seat}">` +
-          `${esc(t("Hand to a bot ({level})", { level: levelLabel("medium") }))}</button></span>`;
+          `<span class="hand"><button type="button" class="link" data-key="hand-${s.seat}" data-hand="${s.seat}"${wait}>` +
+          `${esc(handText(left))}</button></span>`;
+        if (left > 0) startCountdown();
       }
       if (s.kind === "bot" && ours.has(s.seat)) {
         // This browser's seat, played by a bot (its holder left, or was away): the token
@@ -75,4 +81,62 @@ export function seatsHtml(table, names, ours, levels, chosen) {
       );
     })
     .join("");
+}
+
+// When another player may hand an away player's seat to a bot: the server allows it once the game
+// has waited GRACE seconds on the seat with no sign of its holder (or the turn clock ran out). It
+// counts from its own notes, made a moment before this page hears of them, so counting from what
+// this page saw never offers the button early; a page opened later waits the whole time again.
+const GRACE = 60;
+const quietSince = new Map(); // "CODE:seat" -> when this page saw the seat's holder go
+let lastMove = { key: "", at: 0 };
+
+function noteMove(table) {
+  const key = `${table.code}:${table.game.number}:${table.game.version}`;
+  if (lastMove.key !== key) lastMove = { key, at: Date.now() };
+}
+
+// The moment (ms) the seat may be handed to a bot, or null while its holder is here.
+function handAt(table, s) {
+  const id = `${table.code}:${s.seat}`;
+  if (s.kind !== "human" || !s.taken || s.connected) {
+    quietSince.delete(id);
+    return null;
+  }
+  if (!quietSince.has(id)) quietSince.set(id, Date.now());
+  const at = Math.max(quietSince.get(id), lastMove.at) + GRACE * 1000;
+  const deadline = table.game.deadline;
+  return deadline ? Math.min(at, Math.ceil(deadline * 1000)) : at;
+}
+
+function secondsLeft(at) {
+  return Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+function handText(left) {
+  return left > 0
+    ? t("Hand to a bot in {time}", { time: duration(left) })
+    : t("Hand to a bot ({level})", { level: levelLabel("medium") });
+}
+
+let countdown = null;
+
+function startCountdown() {
+  if (countdown === null) countdown = setInterval(tick, 1000);
+}
+
+function tick() {
+  const waiting = document.querySelectorAll("button[data-hand-at]");
+  for (const button of waiting) {
+    const left = secondsLeft(Number(button.dataset.handAt));
+    button.textContent = handText(left);
+    if (left === 0) {
+      button.removeAttribute("data-hand-at");
+      button.disabled = false;
+    }
+  }
+  if (waiting.length === 0) {
+    clearInterval(countdown);
+    countdown = null;
+  }
 }

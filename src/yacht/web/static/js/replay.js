@@ -154,6 +154,7 @@ async function main() {
   document.title = `${t("Yacht")} · ${t("Replay")}`;
   replay = await api(`api/games/${id}/replay`).catch((error) => {
     $("#title").textContent = errorText(error, { not_found: () => t("There is no finished game with this number.") });
+    document.querySelector("main").classList.add("missing"); // nothing to play or check
     return null;
   });
   if (!replay) return;

@@ -14,7 +14,7 @@ export function sheetHtml(opts) {
       const cls = [seat === current ? "current" : "", winners.has(seat) ? "winner" : ""].join(" ");
       const you = mine.has(seat) ? ` <span class="you">${esc(t("you"))}</span>` : "";
       const turn = seat === current ? ` <span class="sr-only">${esc(t("(playing now)"))}</span>` : "";
-      return `<th scope="col" class="${cls}" data-seat="${seat}">${nameHtml(name)}${you}${turn}</th>`;
+      return `<th scope="col" class="${cls}" data-seat="${seat}"><span class="who">${nameHtml(name)}</span>${you}${turn}</th>`;
     })
     .join("");
   const row = (category) => {

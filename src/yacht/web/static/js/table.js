@@ -2,7 +2,7 @@
 import { api, show, tokens, url, $ } from "./api.js";
 import { setupSound } from "./effects.js";
 import { contribute, seedFor } from "./fairness-seed.js";
-import { language, setupLanguages, t } from "./i18n.js";
+import { categoryLabel, language, setupLanguages, t } from "./i18n.js";
 import { errorText } from "./labels.js";
 import { S, code, controlling, seatsMine } from "./state.js";
 import { helloSeats, movedElsewhere } from "./together.js";
@@ -87,6 +87,7 @@ function receive(message) {
       }
     }
     if (S.waiting === null) sentHeld = null;
+    if (zeroAsked && (!before || before.game.version !== g.version)) closeZero(); // moved on
     render(before);
     flushQueue();
     contribute(S.table, S.mine, send);
@@ -99,6 +100,7 @@ function receive(message) {
     // An answer for a position that has moved on is dropped (the new one's is on its way).
     if (S.table && message.version === S.table.game.version) S.hint = message;
     renderHints();
+    keepCardInView();
   } else if (message.type === "elsewhere") {
     movedElsewhere(message);
     if (S.table) render(S.table);
@@ -109,13 +111,13 @@ function receive(message) {
     if (S.hintAsked?.ref === message.ref) S.hintAsked = null;
     S.waiting = null;
     clearQueue();
-    showError(message);
+    showError(message, handRefused(message));
     if (S.table) render(S.table);
   }
 }
 
-function showError(error) {
-  toast(errorText(error));
+function showError(error, why = "") {
+  toast(why ? `${errorText(error)} ${why}` : errorText(error));
   if (error.code === "not_found") showMissing();
 }
 
@@ -198,14 +200,52 @@ function toggle(position) {
   else act({ kind: "hold", positions: [...held].sort() });
 }
 
+// A zero is written only when asked twice, as the terminal game asks "Score 0?": one slip of
+// the finger would otherwise spend a box for the rest of the game.
+let zeroAsked = null;
+
 function score(category) {
+  const g = S.table?.game;
+  if (g && g.potentials?.[category] === 0 && controlling() !== null) {
+    zeroAsked = category;
+    $("#zero-text").textContent = t("Score 0 in {category}? The box is then used up.", {
+      category: categoryLabel(category),
+    });
+    $("#zero-yes").textContent = t("Score 0");
+    $("#zero").showModal();
+    return;
+  }
   act({ kind: "score", category });
+}
+
+function closeZero(confirmed = false) {
+  const category = zeroAsked;
+  zeroAsked = null;
+  if ($("#zero").open) $("#zero").close();
+  if (confirmed && category) act({ kind: "score", category });
 }
 
 function closeHints() {
   S.hint = null;
   renderHints();
+  keepCardInView();
   $("#hint").focus();
+}
+
+// On a phone the hints come up as a sheet over the bottom of the screen: the page grows by its
+// height and scrolls so that the last boxes of the card show above it, none hidden under it.
+function keepCardInView() {
+  const sheet = $("#hints");
+  const over = !sheet.hidden && getComputedStyle(sheet).position === "fixed";
+  if (!over) {
+    document.body.style.removeProperty("--hints-height");
+    return;
+  }
+  const top = sheet.getBoundingClientRect().top;
+  document.body.style.setProperty("--hints-height", `${Math.ceil(innerHeight - top)}px`);
+  const boxes = [...document.querySelectorAll("#card .box")];
+  const lowest = Math.max(...boxes.map((b) => b.getBoundingClientRect().bottom));
+  if (boxes.length && lowest > top - 6) window.scrollBy({ top: lowest - top + 6, behavior: "instant" });
 }
 
 let hints = 0; // numbers the hints asked, so an answer or error finds its question
@@ -244,6 +284,18 @@ async function join(seat) {
   }
 }
 
+// Handing another player's seat to a bot is refused until the game has waited on them long
+// enough: the refusal says why in every language (in English the server's own words do).
+let handAsked = 0;
+
+function handRefused(error) {
+  const asked = handAsked;
+  handAsked = 0;
+  if (!asked || Date.now() - asked > 10_000 || error.code !== "illegal" || error.detail) return "";
+  if (language() === "en" && error.message) return "";
+  return t("A bot may take an away player's seat once the game has waited on them for a minute, or when their turn clock runs out.");
+}
+
 function handToBot(seat) {
   const by = seatsMine().has(seat) ? seat : [...seatsMine()][0];
   if (by === undefined) return;
@@ -251,7 +303,7 @@ function handToBot(seat) {
   const message = { type: "hand_to_bot", seat, by, token: S.mine[by] };
   const level = document.querySelector(`[data-level-for="${seat}"]`)?.value;
   if (level) message.bot = level; // only a player leaving picks the level
-  send(message);
+  if (send(message) && seat !== by) handAsked = Date.now();
 }
 
 // Back from the bot: the seat is ours to play again, and this connection counts us present.
@@ -273,13 +325,15 @@ document.addEventListener("click", (event) => {
   else if (target.id === "roll") roll();
   else if (target.id === "hint") askHint();
   else if (target.id === "hints-close") closeHints();
+  else if (target.id === "zero-yes") closeZero(true);
+  else if (target.id === "zero-no") closeZero();
   else if (target.id === "copy-link") {
     navigator.clipboard?.writeText($("#invite-link").value).then(() => toast(t("Link copied.")));
   }
 });
 
 document.addEventListener("keydown", (event) => {
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.ctrlKey || event.metaKey || event.altKey || $("#zero").open) return;
   if (event.key === "Escape" && S.hint) {
     closeHints();
     return;
@@ -307,6 +361,7 @@ async function main() {
   });
   drawSound();
   phone.addEventListener("change", () => render(S.table));
+  $("#zero").addEventListener("close", () => (zeroAsked = null));
   api("api/bots").then((levels) => (S.botLevels = levels)).catch(() => {});
   if (!code) {
     location.href = url("./");

@@ -272,7 +272,9 @@ function renderControls() {
   const g = S.table.game;
   const seat = controlling();
   const rollButton = $("#roll");
-  rollButton.disabled = seat === null || g.rolls_left === 0 || S.waiting !== null;
+  // Not disabled while a move is on its way (a roll then waits its turn): a disabled button
+  // would drop the keyboard's focus to the page.
+  rollButton.disabled = seat === null || g.rolls_left === 0;
   const again = g.dice && seat !== null; // another player's dice are not "again" for us
   setHtml(rollButton, `<span>${esc(again ? t("Roll again") : t("Roll"))}</span> <kbd>R</kbd>`);
   show(rollButton, seatsMine().size > 0 || g.status === "waiting");
