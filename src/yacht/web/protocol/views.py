@@ -84,9 +84,10 @@ class Contribution(Model):
 
 
 class FairState(Model):
-    """Fair dice rule 2 (docs/web/fairness.md): the players' seeds and the key they make."""
+    """Fair dice (docs/web/fairness.md): the rule the game is dealt by, the players' seeds and
+    the key they make."""
 
-    rule: int
+    rule: int = Field(description="3: each die by its place; 2: one counter (older games)")
     contributions: list[Contribution] = Field(description="the seeds given for this game")
     key: str | None = Field(description="the dice key, fixed when the game started")
     next_commitment: str | None = Field(

@@ -223,7 +223,7 @@ def _public(contributions: Any) -> list[dict[str, Any]]:
 
 
 def fair_json(row: GameRow, table: TableRow) -> dict[str, Any] | None:
-    """The public part of fair dice rule 2 for the current game (never the next seed)."""
+    """The public part of fair dice for the current game (never the next seed)."""
     if row.fair is None:
         return None
     nxt = table.fair_next or {}

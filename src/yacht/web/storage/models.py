@@ -53,7 +53,7 @@ class TableRow(Base):
     # A hash of the client (address) that opened it: caps its waiting tables.
     creator: Mapped[str | None] = mapped_column(String(64), index=True, default=None)
     # The next game's secret seed, its commitment and the seeds players gave for it (fair
-    # dice rule 2, see yacht.web.service.fairness); drawn when the current game starts.
+    # dice, see yacht.web.service.fairness); drawn when the current game starts.
     fair_next: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), default=None)
 
     seats: Mapped[list[SeatRow]] = relationship(
@@ -97,7 +97,8 @@ class GameRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    # Fair dice rule 2: the players' seeds and the dice key made of them (None: rule 1).
+    # Fair dice rules 2 and 3: the rule, the players' seeds and the dice key made of them
+    # (None: rule 1).
     fair: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), default=None)
     # The seats that agreed to play the next game at the table, and who last declined.
     rematch: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), default=None)

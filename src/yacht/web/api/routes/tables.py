@@ -67,7 +67,7 @@ async def take_back(code: Code, body: TakeBackMessage, service: Service) -> Tabl
 
 @router.post("/seed", tags=["play"], dependencies=ACTION)
 async def seed(code: Code, body: SeedMessage, service: Service) -> TableState:
-    """Give your seed for the dice of the waiting game or of the next one (fair dice rule 2)."""
+    """Give your seed for the dice of the waiting game or of the next one (fair dice)."""
     return TableState.model_validate(await service.contribute(code, body))
 
 
