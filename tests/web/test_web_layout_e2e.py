@@ -204,6 +204,7 @@ def test_results_and_review_fit_desktop_and_phone(
     scroll = phone.locator(".review .table-scroll").first
     assert scroll.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), "Best and Lost are cut off"
     assert wider_than_screen(phone) == []
+    assert cut(phone, ".sheet thead .who") == []  # the winner's star and name, whole
     shot(phone, "layout-360-results-fi", full=True)
 
     game_id = table.game["id"]
