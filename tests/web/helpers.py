@@ -128,14 +128,15 @@ class Table:
 
 class AnnSeat:
     """Ann's seat at a table against the medium bot (and ``more`` seats), played through the
-    REST API of a live server (``httpx``)."""
+    REST API of a live server (``httpx``); Ann gives a seed with her join, as the page does."""
 
     def __init__(self, http: httpx.Client, *more: dict[str, str], start: str = "seat") -> None:
         self.http = http
         seats = [{"kind": "human"}, {"kind": "bot", "bot": "medium"}, *more]
         body = {"seats": seats, "start": start}
         self.code: str = http.post("/api/tables", json=body).json()["code"]
-        joined = http.post(f"/api/tables/{self.code}/join", json={"seat": 0, "name": "Ann"})
+        body: dict[str, Any] = {"seat": 0, "name": "Ann", "seed": f"ann-{self.code}"}
+        joined = http.post(f"/api/tables/{self.code}/join", json=body)
         self.token: str = joined.json()["token"]
 
     def game(self) -> dict[str, Any]:
