@@ -135,8 +135,8 @@ class AnnSeat:
         seats = [{"kind": "human"}, {"kind": "bot", "bot": "medium"}, *more]
         body = {"seats": seats, "start": start}
         self.code: str = http.post("/api/tables", json=body).json()["code"]
-        body: dict[str, Any] = {"seat": 0, "name": "Ann", "seed": f"ann-{self.code}"}
-        joined = http.post(f"/api/tables/{self.code}/join", json=body)
+        ann = {"seat": 0, "name": "Ann", "seed": f"ann-{self.code}"}
+        joined = http.post(f"/api/tables/{self.code}/join", json=ann)
         self.token: str = joined.json()["token"]
 
     def game(self) -> dict[str, Any]:
