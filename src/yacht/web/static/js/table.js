@@ -322,7 +322,7 @@ document.addEventListener("click", (event) => {
   else if (target.dataset.join) join(Number(target.dataset.join));
   else if (target.dataset.hand) handToBot(Number(target.dataset.hand));
   else if (target.dataset.takeBack) takeBack(Number(target.dataset.takeBack));
-  else if (target.id === "roll") roll();
+  else if (target.id === "roll" && S.waiting === null) roll(); // a double click rolls once
   else if (target.id === "hint") askHint();
   else if (target.id === "hints-close") closeHints();
   else if (target.id === "zero-yes") closeZero(true);
