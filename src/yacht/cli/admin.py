@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from yacht.cli import CommandError, add_lang_option, cli_gettext
 from yacht.cli.bounds import whole
-from yacht.cli.db import add_database_option, open_engine, settings_from
+from yacht.cli.db import add_database_option, database_problem, open_engine, settings_from
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -84,7 +84,26 @@ def register(subs: Any) -> None:
 def _common(p: argparse.ArgumentParser, handler: Any) -> None:
     add_database_option(p)
     add_lang_option(p)
-    p.set_defaults(handler=handler)
+    p.set_defaults(handler=_guarded(handler))
+
+
+def _guarded(handler: Any) -> Any:
+    """``handler`` with a database that fails under it (a damaged SQLite file whose pages
+    cannot be read, a server gone) as one line, not a traceback."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            status: int = handler(args)
+        except CommandError:
+            raise
+        except Exception as e:
+            problem = database_problem(e, settings_from(args).database_url())
+            if problem is None:
+                raise
+            raise CommandError(problem) from None
+        return status
+
+    return run
 
 
 def _engine(args: argparse.Namespace) -> Engine:

@@ -115,6 +115,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         check_redis(settings.redis)
     try:
         app = create_app(settings=settings.model_copy(update={"database": database}))
+        # the read the start makes, made here: a damaged SQLite file whose pages cannot be read
+        # is then this one line, not a failed start with tracebacks
+        app.state.service.store.active_codes()
     except Exception as e:  # a database that cannot be used is one line, not a bug
         problem = database_problem(e, database)
         if problem is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import logging
 import os
 import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping
@@ -52,6 +53,7 @@ __all__ = [
     "Store",
     "TableSnapshot",
     "UnknownRevisionError",
+    "UnreadableRowError",
     "current_revision",
     "downgrade",
     "head_revision",
@@ -60,6 +62,8 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+log = logging.getLogger("yacht.web.database")
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 POOL_SIZE = min(32, (os.cpu_count() or 1) + 4) + 2
@@ -124,6 +128,27 @@ _GAME = update(_GAMES).where(
 _LOAD_SEATS = (
     select(_SEATS).where(_SEATS.c.table_code == bindparam("code")).order_by(_SEATS.c.position)
 )
+
+
+class UnreadableRowError(ValueError):
+    """A stored row that cannot be read back (its JSON broken, a column of the wrong kind: a
+    damaged file or a hand edit). A list leaves such a row out with one log line; asked for
+    by itself, it is this error."""
+
+    def __init__(self, game_id: int, reason: str) -> None:
+        super().__init__(f"game {game_id} cannot be read: {reason}")
+        self.game_id = game_id
+        self.reason = reason
+
+
+ROW_ERRORS = (ValueError, TypeError, KeyError, OverflowError, RecursionError)
+"""What reading a damaged row raises (json.loads, datetime.fromisoformat, the dialects' own
+result processors); never a driver's error, which stays the database's."""
+
+
+def _why(error: BaseException) -> str:
+    """The kind of a row's damage, for a log line: never the row's contents."""
+    return type(error).__name__
 
 
 class UnknownRevisionError(RuntimeError):
@@ -416,17 +441,22 @@ class Store:
             return s.scalar(select(TableRow.revision).where(TableRow.code == code))
 
     def game(self, game_id: int) -> tuple[GameRow, TableRow] | None:
+        """A game with its table; :class:`UnreadableRowError` when its row cannot be read."""
         with self._session() as s:
-            game = s.get(GameRow, game_id)
-            if game is None:
-                return None
-            table = s.get(TableRow, game.table_code)
-            assert table is not None  # a foreign key
-            _ = table.seats
+            try:
+                game = s.get(GameRow, game_id)
+                if game is None:
+                    return None
+                table = s.get(TableRow, game.table_code)
+                assert table is not None  # a foreign key
+                _ = table.seats
+            except ROW_ERRORS as e:
+                raise UnreadableRowError(game_id, _why(e)) from e
             return game, table
 
     def games(self, status: str, limit: int, offset: int = 0) -> list[GameRow]:
-        """Games in a status, newest first; none of a private table."""
+        """Games in a status, newest first; none of a private table. A row that cannot be
+        read is left out with one log line, so one damaged game does not hide the others."""
         with self._session() as s:
             query = (
                 select(GameRow)
@@ -436,7 +466,27 @@ class Store:
                 .limit(limit)
                 .offset(offset)
             )
-            return list(s.scalars(query))
+            try:
+                return list(s.scalars(query))
+            except ROW_ERRORS:  # one row or more cannot be read: read them one by one
+                s.rollback()
+                ids = list(s.scalars(query.with_only_columns(GameRow.id)))
+        out = []
+        for game_id in ids:
+            with self._session() as s:
+                try:
+                    row = s.get(GameRow, game_id)
+                except ROW_ERRORS as e:
+                    log.warning(
+                        "game %s cannot be read (%s): left out of the list",
+                        game_id,
+                        _why(e),
+                        extra={"game": game_id},
+                    )
+                    continue
+                if row is not None:
+                    out.append(row)
+        return out
 
     def waiting_tables(self, limit: int) -> list[TableSnapshot]:
         """Tables whose current game waits for players, newest first; no private table."""

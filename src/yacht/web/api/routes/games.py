@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -15,8 +16,14 @@ from yacht.web.protocol.messages import Frame, GameSummary, Replay
 from yacht.web.service.state import event_out, game_summary, public_game_json, rules_info
 from yacht.web.service.tables import TableService
 from yacht.web.storage.models import GameRow, TableRow
+from yacht.web.storage.store import ROW_ERRORS, UnreadableRowError
 
 __all__ = ["frames", "router"]
+
+log = logging.getLogger("yacht.web.database")
+
+DAMAGE = (*ROW_ERRORS, AttributeError)
+"""What turning a damaged row into an answer raises (a state that is JSON, but not a game's)."""
 
 router = APIRouter(prefix="/games", tags=["games"])
 
@@ -27,23 +34,46 @@ async def finished_games(
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     offset: Annotated[int, Query(ge=0, le=INT_MAX)] = 0,
 ) -> list[GameSummary]:
-    """Finished games, newest first."""
-    return [game_summary(r) for r in await service.store.agames("finished", limit, offset)]
+    """Finished games, newest first (a stored game that cannot be read is left out)."""
+    out = []
+    for row in await service.store.agames("finished", limit, offset):
+        try:
+            out.append(game_summary(row))
+        except DAMAGE as e:
+            log.warning(
+                "game %s cannot be read (%s): left out of the list",
+                row.id,
+                type(e).__name__,
+                extra={"game": row.id},
+            )
+    return out
 
 
 async def _game(service: TableService, game_id: int) -> tuple[GameRow, TableRow, Game]:
-    found = await service.store.agame(game_id)
-    if found is None or found[0].state is None:
-        raise TableError("not_found", f"no game {game_id}")
-    row, table = found
-    return row, table, Game.from_json(row.state or {})
+    try:
+        found = await service.store.agame(game_id)
+        if found is None or found[0].state is None:
+            raise TableError("not_found", f"no game {game_id}")
+        row, table = found
+        return row, table, Game.from_json(row.state or {})
+    except (UnreadableRowError, *DAMAGE) as e:
+        log.warning(
+            "game %s cannot be read (%s)",
+            game_id,
+            e.reason if isinstance(e, UnreadableRowError) else type(e).__name__,
+            extra={"game": game_id},
+        )
+        raise TableError("not_found", f"game {game_id} cannot be read") from None
 
 
 @router.get("/{game_id}")
 async def game_json(game_id: GameId, service: Service) -> dict[str, Any]:
     """A game as a file (``yacht verify`` checks it once it is finished)."""
     row, table, game = await _game(service, game_id)
-    out = public_game_json(row, table, game)
+    try:
+        out = public_game_json(row, table, game)
+    except DAMAGE:
+        raise TableError("not_found", f"game {game_id} cannot be read") from None
     if table.private:  # a private table's code is its invitation: not for whoever counts ids
         out["table"]["code"] = None
     return out
