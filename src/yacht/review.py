@@ -13,8 +13,9 @@ so following the hint's top option is always rated accurate. The **measure** is
 A decision's **loss** is the top option's value minus the taken option's, in the measure's
 unit (points, or a probability from 0 to 1); **points_loss** is beside it in every game: the
 expected points the choice gives up against the option with the most. A decision is
-**accurate** when its loss is below :data:`TOLERANCE`; a player's **accuracy** is the
-percentage of their decisions that are accurate.
+**accurate** when its loss is below :data:`TOLERANCE` and, on equal chances, it expects as
+many points as the top option (the hint breaks such ties on the expected total); a player's
+**accuracy** is the percentage of their decisions that are accurate.
 
 Holding all five dice and rolling is allowed by the rules and changes nothing but the rolls
 left; it is rated as the best play with the same dice and one roll fewer.
@@ -57,6 +58,9 @@ __all__ = [
 
 TOLERANCE = 1e-9
 """Losses below this count as none (float rounding of exactly equal options)."""
+
+POINTS_TOLERANCE = 1e-6
+"""Expected totals closer than this are equal when they break a tie of chances."""
 
 MEASURES = ("points", "win", "target")
 
@@ -152,7 +156,14 @@ class Decision:
 
     @property
     def accurate(self) -> bool:
-        return self.loss < TOLERANCE
+        """The hint's top option or as good: by the measure, and on equal chances by the
+        expected total, the tie-break the hint ranks by (100% to win both ways, the option
+        with fewer points is not the best play)."""
+        if self.loss >= TOLERANCE:
+            return False
+        if self.measure == "points":
+            return True
+        return self.taken.expected > self.best.expected - POINTS_TOLERANCE
 
     def to_json(self) -> dict[str, Any]:
         return {

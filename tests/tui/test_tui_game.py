@@ -29,10 +29,11 @@ async def test_a_full_game_against_the_medium_bot(data_dir: Path) -> None:
         assert isinstance(app.screen, TableScreen)
         game = game_of(app)
         assert game.players == ("You", "Medium bot")
-        assert save_path(data_dir).exists()
+        assert not save_path(data_dir).exists()  # nothing to resume before the first move
 
         # Turn 1: roll, hold two dice by key and one by click, roll the other two again.
         await pilot.press("r")
+        assert save_path(data_dir).exists()
         first = game.dice
         assert first is not None
         await pilot.press("1", "2")
@@ -136,8 +137,8 @@ async def test_a_full_game_against_the_medium_bot(data_dir: Path) -> None:
         await pilot.press("enter")  # play again: the same table, a new game
         assert isinstance(app.screen, TableScreen)
         assert game_of(app) is not game and game_of(app).version == 0
-        await pilot.press("q")
-    assert save_path(data_dir).exists()  # the new game waits to be resumed
+        await pilot.press("r", "q")
+    assert save_path(data_dir).exists()  # the new game, rolled once, waits to be resumed
 
 
 async def test_bots_only_play_through_to_the_end(data_dir: Path) -> None:

@@ -11,7 +11,7 @@ from yacht.rules import Category
 from yacht.strategy import hint_for_view
 from yacht.strategy.win import win_hint_for_view
 from yacht.tui.app import YachtApp
-from yacht.tui.keys import TABLE_KEYS, with_capitals
+from yacht.tui.keys import LAYOUT_ACTIONS, TABLE_KEYS, with_capitals, with_twins
 from yacht.tui.screens.dialogs import ConfirmScreen, HelpScreen, HintScreen, help_text
 from yacht.tui.screens.table import TableScreen
 from yacht.tui.seats import Seat, TableConfig
@@ -27,7 +27,13 @@ def _table(folder: Path, config: TableConfig) -> YachtApp:
 
 async def test_help_lists_every_key_of_the_table(tmp_path: Path) -> None:
     bound = {b.key for b in TableScreen.BINDINGS if not isinstance(b, tuple)}
-    listed = {key for item in TABLE_KEYS for key in with_capitals(item.keys)} | {"escape"}
+    listed = {"escape"} | {
+        key
+        for item in TABLE_KEYS
+        for key in with_capitals(
+            with_twins(item.keys) if item.action in LAYOUT_ACTIONS else item.keys
+        )
+    }
     assert bound == listed
     app = _table(tmp_path, TableConfig.default("en"))
     async with app.run_test(size=(80, 24)) as pilot:

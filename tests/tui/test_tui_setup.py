@@ -89,6 +89,7 @@ async def test_options_reach_the_table(tmp_path: Path) -> None:
         screen.query_one("#target", Input).value = "200"
         await pilot.pause()  # the preset's description changes, and the layout with it
         await pilot.click("#start")
+        await pilot.pause()  # the sheet draws its rows once laid out
         assert isinstance(app.screen, TableScreen) and app.table is not None
         config = app.table.config
         assert (config.preset, config.hints, config.undo, config.target) == (

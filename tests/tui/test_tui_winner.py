@@ -102,7 +102,7 @@ async def test_heads_up_endgame_hint_is_marked_exact_in_finnish(tmp_path: Path) 
         lines = _hint_lines(app)
         assert lines[0].split() == ["yht.", "P(voitto)"]
         assert lines[1].endswith(format_percent(hint.best.win_probability, "fi"))  # 48,4 %
-        assert lines[-1] == "P(voitto) on tarkka: loppupeli on ratkaistu."
+        assert "P(voitto) on tarkka: loppupeli on ratkaistu." in lines
         log = app.screen.query_one("#log", EventLog)
         assert log.lines  # the table is alive: the resume line is there
 
@@ -141,7 +141,7 @@ async def test_a_hint_from_the_solved_two_player_table_says_so(
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("h")
         await settle(pilot)
-        assert _hint_lines(app)[-1] == line
+        assert line in _hint_lines(app)
 
 
 async def test_the_table_keeps_its_keys_while_the_hint_is_thinking(
@@ -202,7 +202,9 @@ async def test_opening_a_table_prepares_the_win_tables_in_the_background(
         "yacht.strategy.win.prepare", lambda rules, players: calls.append((rules.name, players))
     )
     config = TableConfig(seats, hints=hints)
-    app = saved_app(tmp_path, config, plain_game(config, faces(), scorings=0))
+    game = plain_game(config, faces(), scorings=0)
+    game.apply("roll")  # a game nobody moved in is not resumed
+    app = saved_app(tmp_path, config, game)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, TableScreen)

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from yacht.cli import CommandError
+from yacht.cli import CommandError, cli_language
 from yacht.cli.errors import (
     bot_delay_error,
     records_error,
@@ -28,7 +28,7 @@ from yacht.cli.errors import (
     unreadable_error,
 )
 from yacht.cli.text import shown
-from yacht.i18n import detect_language, language_code
+from yacht.i18n import language_code
 from yacht.tui.records import GameRecord, Records, UnreadableRecordError, data_dir
 from yacht.tui.replay import replay_text
 from yacht.tui.rules_text import preset_label
@@ -38,8 +38,9 @@ __all__ = ["cmd_history", "cmd_replay", "play_full_screen"]
 
 
 def _lang(args: argparse.Namespace) -> str:
-    """The language of --lang (locale spellings too: nb_NO.UTF-8), else of the environment."""
-    return language_code(args.lang) if args.lang else detect_language()
+    """The language of --lang (locale spellings too: nb_NO.UTF-8), given before the command
+    (``yacht --lang bg play``) or after it, else of the environment."""
+    return language_code(args.lang) if args.lang else cli_language()
 
 
 @contextmanager

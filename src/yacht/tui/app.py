@@ -10,19 +10,21 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
+from typing import ClassVar
 
 from textual.app import App
+from textual.binding import Binding, BindingType
 
 from yacht.dice import DiceSource
 from yacht.i18n import detect_language
 from yacht.tui.records import Records
 from yacht.tui.records import data_dir as default_data_dir
-from yacht.tui.saves import read_cursor, read_save
+from yacht.tui.saves import clear_save, read_cursor, read_save
 from yacht.tui.screens.setup import SetupScreen
 from yacht.tui.screens.table import TableScreen
 from yacht.tui.seats import TableConfig
 from yacht.tui.table import Table
-from yacht.tui.text import gettext_for, tell_quit_key
+from yacht.tui.text import gettext_for
 
 __all__ = ["YachtApp"]
 
@@ -36,6 +38,9 @@ class YachtApp(App[None]):
     CSS_PATH = "yacht.tcss"
     TITLE = "Yacht"
     ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "interrupt", "Save and quit", show=False, priority=True),
+    ]
 
     def __init__(
         self,
@@ -64,8 +69,14 @@ class YachtApp(App[None]):
         else:
             self.push_screen(self.setup_screen(self.config))
 
-    def action_help_quit(self) -> None:
-        tell_quit_key(self, getattr(self.screen, "lang", None) or self.config.lang)
+    def action_interrupt(self) -> None:
+        """Ctrl+C leaves at once, as it does in any terminal program, a game in progress
+        saved first for ``yacht play --resume``: a modal question that waited for an answer
+        would take the next keys typed into the shell as moves."""
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                screen.save_game()
+        self.exit()
 
     def setup_screen(self, config: TableConfig) -> SetupScreen:
         return SetupScreen(
@@ -110,7 +121,10 @@ class YachtApp(App[None]):
             self.push_screen(screen)
 
     def start_game(self, config: TableConfig) -> None:
-        """A new game at this table (the injected dice are used by the first game only)."""
+        """A new game at this table (the injected dice are used by the first game only); a
+        saved game is deleted, as the question before it said. The new game is saved from its
+        first move on."""
+        clear_save(self.data_dir)
         dice, self.dice = self.dice, None
         self._open(Table.new(config, self.data_dir, dice=dice))
 

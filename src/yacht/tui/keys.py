@@ -8,7 +8,37 @@ from dataclasses import dataclass
 from yacht.rules import CATEGORIES, Category
 from yacht.tui.text import N_
 
-__all__ = ["CATEGORY_KEYS", "TABLE_KEYS", "KeyHelp", "bindings", "with_capitals"]
+__all__ = [
+    "CATEGORY_KEYS",
+    "TABLE_KEYS",
+    "KeyHelp",
+    "bindings",
+    "twins",
+    "with_capitals",
+    "with_twins",
+]
+
+BDS = dict(zip("qwertyuiopasdfghjklzxcvbnm", "ыуеишщксдзьяаожгтнвюйъэфхп", strict=True))
+"""The Bulgarian standard layout (BDS): the Cyrillic letter on each Latin letter's key."""
+PHONETIC = dict(zip("qwertyuiopasdfghjklzxcvbnm", "явертъуиопасдфгхйклзьцжбнм", strict=True))
+"""The Bulgarian phonetic layout: the Cyrillic letter on each Latin letter's key."""
+LAYOUT_ACTIONS = ("quit", "roll", "hint")
+"""The table's actions whose letter also works in either Bulgarian layout (a player who
+switches layouts mid-game); the category letters do not, or one key would do two things."""
+
+
+def twins(letter: str) -> tuple[str, ...]:
+    """The letters on the same key in the other layouts, lower case: a Latin letter's
+    Cyrillic ones (BDS, phonetic), a Cyrillic letter's Latin ones.
+
+    >>> twins("Q"), twins("п"), twins("1")
+    (('ы', 'я'), ('m', 'p'), ())
+    """
+    key = letter.lower()
+    if key in BDS:
+        return tuple(dict.fromkeys((BDS[key], PHONETIC[key])))
+    return tuple(sorted({latin for latin, c in (*BDS.items(), *PHONETIC.items()) if c == key}))
+
 
 CATEGORY_KEYS: dict[Category, str] = dict(zip(CATEGORIES, "abcdefgijklm", strict=True))
 """The letter that scores each category (h is the hint key, so it is skipped)."""
@@ -78,12 +108,25 @@ def with_capitals(keys: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def with_twins(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """Letter keys with their twins in the Bulgarian layouts.
+
+    >>> with_twins(("q", "escape"))
+    ('q', 'ы', 'я', 'escape')
+    """
+    out: list[str] = []
+    for key in keys:
+        out += [key, *(twins(key) if len(key) == 1 else ())]
+    return tuple(out)
+
+
 def bindings() -> list[tuple[str, str, str]]:
     """(key, action, description) triples for ``Screen.BINDINGS``, hidden from any footer;
-    every letter works as a capital too."""
+    every letter works as a capital too, and Q, R and H in the Bulgarian layouts."""
     out: list[tuple[str, str, str]] = []
     for item in TABLE_KEYS:
-        for key in with_capitals(item.keys):
+        keys = with_twins(item.keys) if item.action in LAYOUT_ACTIONS else item.keys
+        for key in with_capitals(keys):
             if item.action == "hold":
                 out.append((key, f"hold({key})", item.description))
             elif item.action == "cursor":

@@ -27,6 +27,8 @@ __all__ = [
     "summary_lines",
 ]
 
+NOTHING = 1e-9  # a loss below this is none (yacht.review.TOLERANCE)
+
 
 class Choice(Protocol):
     """An option of a hint or a review (:class:`yacht.strategy.Option` or a win option)."""
@@ -89,6 +91,13 @@ def loss_text(decision: Decision, lang: str) -> str:
     if decision.measure == "points":
         return _("-{points} points").format(points=points)
     chance = amount(decision.loss, lang, percent=True)
+    # a part that gave up nothing is left out: "-0.0 points" reads as a loss
+    if decision.loss < NOTHING:
+        return _("-{points} points").format(points=points)
+    if decision.points_loss < NOTHING:
+        if decision.measure == "win":
+            return _("-{chance} to win").format(chance=chance)
+        return _("-{chance} to reach the target").format(chance=chance)
     if decision.measure == "win":
         return _("-{chance} to win, -{points} points").format(chance=chance, points=points)
     return _("-{chance} to reach the target, -{points} points").format(chance=chance, points=points)

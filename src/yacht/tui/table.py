@@ -44,7 +44,7 @@ from yacht.rules import Category
 from yacht.tui.records import Records
 from yacht.tui.saves import clear_save, write_save
 from yacht.tui.seats import Seat, TableConfig
-from yacht.tui.text import gettext_for
+from yacht.tui.text import gettext_for, ngettext_for
 
 if TYPE_CHECKING:
     from yacht.bots import Bot
@@ -55,7 +55,17 @@ __all__ = ["Table", "describe_event"]
 def describe_event(
     players: Sequence[str], event: Event, lang: str, dice: Sequence[int] | None = None
 ) -> str:
-    """One log line for an event; ``dice`` are the dice on the table (what a hold holds)."""
+    """One log line for an event; ``dice`` are the dice on the table (what a hold holds).
+
+    A hold names the dice by position, as the keys and ``hold 1 3`` of the line mode do,
+    with the faces they show:
+
+    >>> from yacht.actions import Hold
+    >>> describe_event(["Bob"], Event(0, Hold((3,))), "en", (6, 6, 2, 5, 1))
+    'Bob: hold die 3 (2)'
+    >>> describe_event(["Bob"], Event(0, Hold((1, 2))), "en", (6, 6, 2, 5, 1))
+    'Bob: hold dice 1 2 (6 6)'
+    """
     _ = gettext_for(lang)
     name = players[event.player]
     act = event.action
@@ -64,8 +74,14 @@ def describe_event(
     if isinstance(act, Hold):
         if not act.positions:
             return _("{name}: release all dice").format(name=name)
-        faces = " ".join(str(dice[p - 1]) for p in act.positions) if dice else str(act)
-        return _("{name}: hold {faces}").format(name=name, faces=faces)
+        n = len(act.positions)
+        positions = " ".join(map(str, act.positions))
+        faces = " ".join(str(dice[p - 1]) for p in act.positions) if dice else "?"
+        ngettext = ngettext_for(lang)
+        template = ngettext(
+            "{name}: hold die {positions} ({faces})", "{name}: hold dice {positions} ({faces})", n
+        )
+        return template.format(name=name, positions=positions, faces=faces)
     if isinstance(act, Score):
         return _("{name}: {points} in {category}").format(
             name=name, points=event.points, category=category_label(act.category, lang)
@@ -92,9 +108,7 @@ class Table:
     @classmethod
     def new(cls, config: TableConfig, folder: Path, *, dice: DiceSource | None = None) -> Table:
         game = Game(config.names, config.preset, dice or RandomDice(), undo=config.undo)
-        table = cls(config, game, folder)
-        table.save()
-        return table
+        return cls(config, game, folder)
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -105,9 +119,11 @@ class Table:
         return not self.game.finished and self.game.current in self.bots
 
     def save(self) -> None:
+        """Save the game in progress; a finished game's save goes. A game nobody has moved
+        in is not saved (nor does it replace a saved one): there is nothing to resume."""
         if self.game.finished:
             clear_save(self.folder)
-        else:
+        elif self.game.events:
             write_save(self.folder, self.config, self.game, cursor=self.cursor)
 
     def apply(self, action: Action | str) -> Event:

@@ -12,14 +12,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from yacht.i18n import N_, translator
 
-if TYPE_CHECKING:
-    from textual.app import App
-
-__all__ = ["DOMAIN", "N_", "Gettext", "Ngettext", "gettext_for", "ngettext_for", "tell_quit_key"]
+__all__ = ["DOMAIN", "N_", "Gettext", "Ngettext", "gettext_for", "ngettext_for"]
 
 DOMAIN = "yacht_tui"
 Gettext = Callable[[str], str]
@@ -36,15 +32,3 @@ def ngettext_for(lang: str) -> Ngettext:
     plural form of a message for a count, by the catalog's ``Plural-Forms``. Bind it to the
     name ``ngettext`` so ``pybabel extract`` finds the messages."""
     return translator(lang, DOMAIN).ngettext
-
-
-def tell_quit_key(app: App[None], lang: str) -> None:
-    """What Ctrl+C shows (it copies, it does not quit): the key that quits on this screen, in
-    the player's language; Textual's own notice says it in English."""
-    _ = gettext_for(lang)
-    for key, active in app.active_bindings.items():
-        if active.binding.action in ("quit", "app.quit"):
-            shown = {"escape": "Esc"}.get(key, key.upper())
-            text = _("Press {key} to quit.").format(key=shown)
-            app.notify(text, title=_("Do you want to quit?"), markup=False)
-            return

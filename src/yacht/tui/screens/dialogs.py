@@ -4,6 +4,7 @@ the English Y and N work too."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -17,7 +18,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
 from yacht.rules import Rules
-from yacht.tui.keys import TABLE_KEYS, bindings
+from yacht.tui.keys import TABLE_KEYS, bindings, twins, with_capitals, with_twins
 from yacht.tui.rules_text import rules_lines
 from yacht.tui.text import N_, gettext_for
 from yacht.tui.widgets.panels import HintPanel
@@ -70,10 +71,10 @@ class ConfirmScreen(ModalScreen[bool]):
     def on_key(self, event: Key) -> None:
         letter = (event.character or "").lower()
         yes, no = (k.lower() for k in answer_keys(self.lang))
-        if letter in (yes, "y"):
+        if letter in (yes, *twins(yes), "y"):
             event.stop()
             self.dismiss(True)
-        elif letter in (no, "n"):
+        elif letter in (no, *twins(no), "n"):
             event.stop()
             self.dismiss(False)
 
@@ -94,12 +95,26 @@ class ChoiceScreen(ModalScreen[str | None]):
         Binding("escape", "answer('')", "Back", show=False),
     ]
 
-    def __init__(self, question: str, choices: Sequence[tuple[str, str, str]], lang: str) -> None:
-        """``choices``: (letter, label, value); the letter is shown and pressed (any case)."""
+    def __init__(
+        self,
+        question: str,
+        choices: Sequence[tuple[str, str, str]],
+        lang: str,
+        *,
+        also: Sequence[str] = (),
+    ) -> None:
+        """``choices``: (letter, label, value); the letter is shown and pressed (any case),
+        and so is the letter on its key in another layout (П or P in Bulgarian), and the
+        choice's letter in ``also`` (the English one)."""
         super().__init__()
         self.question = question
         self.choices = list(choices)
         self._ = gettext_for(lang)
+        self.keys: dict[str, str] = {}
+        for n, (letter, _label, value) in enumerate(choices):
+            extra = [also[n]] if n < len(also) else []
+            for key in (letter, *twins(letter), *extra):
+                self.keys.setdefault(key.lower(), value)
 
     def compose(self) -> ComposeResult:
         _ = self._
@@ -124,11 +139,9 @@ class ChoiceScreen(ModalScreen[str | None]):
             event.stop()
             self.dismiss(self.choices[0][2])
             return
-        for key, _label, value in self.choices:
-            if letter and letter == key.lower():
-                event.stop()
-                self.dismiss(value)
-                return
+        if letter in self.keys:
+            event.stop()
+            self.dismiss(self.keys[letter])
 
     def action_answer(self, value: str) -> None:
         self.dismiss(value or None)
@@ -139,16 +152,35 @@ class ChoiceScreen(ModalScreen[str | None]):
         self.dismiss(str(event.button.id).removeprefix("choice-"))
 
 
+HELP_WIDTH = 73  # the help's text: #help's 78 columns less its border, padding and scrollbar
+KEY_COLUMN = 13
+
+
+def key_line(keys: str, description: str, width: int = HELP_WIDTH) -> str:
+    """A key and what it does, the description wrapped under itself (a hanging indent), so
+    a long line in Finnish or Bulgarian never runs back under the keys.
+
+    >>> from textual.markup import to_content
+    >>> print(to_content(key_line("Enter", "Score the category under the cursor", 40)).plain)
+            Enter  Score the category under
+                   the cursor
+    """
+    indent = KEY_COLUMN + 2
+    parts = textwrap.wrap(description, max(20, width - indent), break_on_hyphens=False) or [""]
+    first = f"[b]{escape(keys):>{KEY_COLUMN}}[/b]  {escape(parts[0])}"
+    return "\n".join([first, *(" " * indent + escape(part) for part in parts[1:])])
+
+
 def help_text(lang: str) -> str:
-    """Every key of the table and what it does, one per line."""
+    """Every key of the table and what it does, one per key."""
     _ = gettext_for(lang)
-    lines = [f"[b]{escape(_(k.display)):>13}[/b]  {escape(_(k.description))}" for k in TABLE_KEYS]
+    lines = [key_line(_(k.display), _(k.description)) for k in TABLE_KEYS]
     close = _("Close this help, a question or the hint panel")
     answer = _("Answer a question: yes (Enter also says yes) or no")
     letters = ", ".join(answer_keys(lang))
     lines += [
-        f"[b]{'Esc':>13}[/b]  {escape(close)}",
-        f"[b]{letters:>13}[/b]  {escape(answer)}",
+        key_line("Esc", close),
+        key_line(letters, answer),
         "",
         escape(_("Mouse: click a die to hold it, a sheet row to score it, a button to act.")),
         escape(_("Numbers in parentheses: what the dice would score in that open box.")),
@@ -161,7 +193,12 @@ class HelpScreen(ModalScreen[None]):
     any of Esc, ?, Q or Enter closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,q,Q,shift+q,enter", "close", "Close", show=False)
+        Binding(
+            ",".join(("escape", "question_mark", "enter", *with_capitals(with_twins(("q",))))),
+            "close",
+            "Close",
+            show=False,
+        )
     ]
 
     def __init__(self, lang: str, rules: Rules | None = None) -> None:
@@ -198,7 +235,9 @@ class HintScreen(ModalScreen[None]):
     The table screen fills the panel."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("h,H,shift+h,escape", "close", "Close", show=False),
+        Binding(
+            ",".join(("escape", *with_capitals(with_twins(("h",))))), "close", "Close", show=False
+        ),
     ]
 
     def __init__(
@@ -219,10 +258,20 @@ class HintScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         _ = gettext_for(self.lang)
-        panel = HintPanel(id="hint-panel")
-        panel.border_title = _("Hint: best options")
-        panel.border_subtitle = "H, Esc"
-        yield panel
+        with Vertical(id="hint-over"):
+            # the table's notice, which the panel would cover ("Undo is off: ...")
+            message = Static(id="message")
+            message.display = False
+            yield message
+            panel = HintPanel(id="hint-panel")
+            panel.border_title = _("Hint: best options")
+            panel.border_subtitle = "H, Esc"
+            yield panel
+
+    def say(self, markup: str) -> None:
+        message = self.query_one("#message", Static)
+        message.update(markup)
+        message.display = bool(markup)
 
     def on_mount(self) -> None:
         self.fill()

@@ -20,7 +20,7 @@ from yacht.tui.replay import game_at, replay_steps, step_note
 from yacht.tui.reviews import summary_lines
 from yacht.tui.rules_text import preset_label
 from yacht.tui.table import describe_event
-from yacht.tui.text import gettext_for, tell_quit_key
+from yacht.tui.text import gettext_for
 from yacht.tui.widgets.dice import DiceTray
 from yacht.tui.widgets.sheet import Sheet
 
@@ -126,6 +126,9 @@ class ReplayApp(App[None]):
     CSS_PATH = "../yacht.tcss"
     TITLE = "Yacht replay"
     ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),  # nothing to save
+    ]
 
     def __init__(self, record: GameRecord, review: Review | None, lang: str) -> None:
         super().__init__()
@@ -133,6 +136,3 @@ class ReplayApp(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(ReplayScreen(self.record, self.review, self.lang))
-
-    def action_help_quit(self) -> None:
-        tell_quit_key(self, self.lang)

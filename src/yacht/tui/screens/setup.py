@@ -16,6 +16,7 @@ from yacht.game import MAX_PLAYERS
 from yacht.i18n import LANGUAGES
 from yacht.rules import preset_names
 from yacht.tui.flow import Flow
+from yacht.tui.keys import with_capitals, with_twins
 from yacht.tui.rules_text import preset_about, preset_label
 from yacht.tui.screens.dialogs import ChoiceScreen
 from yacht.tui.screens.size import SizeGuard
@@ -65,7 +66,9 @@ class SetupScreen(SizeGuard):
     """Choose the table, then Start (Enter), Resume (when a game is saved) or Quit."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.quit", "Quit", show=False),
+        Binding(
+            ",".join(("escape", *with_capitals(with_twins(("q",))))), "app.quit", "Quit", show=False
+        ),
         Binding("ctrl+s", "start", "Start", show=False),
     ]
 
@@ -125,7 +128,7 @@ class SetupScreen(SizeGuard):
             yield Static(escape(self.saved or ""), id="saved-line")
             yield Static("", id="setup-error")
             yield Static(escape(self.best or ""), id="best-line")
-            hint = _("Enter: start · Tab: next field · Esc: quit")
+            hint = _("Enter: start · Tab: next field · Q, Esc: quit")
             yield Static(escape(hint), id="setup-keys")
 
     def on_mount(self) -> None:
@@ -187,6 +190,7 @@ class SetupScreen(SizeGuard):
         resume, new = _("Resume the saved game"), _("New game: the saved game is deleted")
         question = self.saved + "\n" + _("Starting a new game deletes it.")
         choices = [(resume[0].upper(), resume, "resume"), (new[0].upper(), new, "new")]
+        also = ("R", "N")  # Resume, New: the English letters work in every language
 
         def answered(choice: str | None) -> None:
             if choice == "resume":
@@ -194,7 +198,7 @@ class SetupScreen(SizeGuard):
             elif choice == "new":
                 flow.start_game(config)
 
-        self.app.push_screen(ChoiceScreen(question, choices, self.lang), answered)
+        self.app.push_screen(ChoiceScreen(question, choices, self.lang, also=also), answered)
 
     @on(Input.Submitted)
     def submitted(self) -> None:

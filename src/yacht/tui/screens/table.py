@@ -45,6 +45,7 @@ HINT_WIDTH = 36  # below this much room beside the sheet, hints open over it
 CHANCE_WIDTH = 4  # more room for a chance column: P(win) with opponents, or P(>= target)
 BIG_WIDTH, BIG_HEIGHT = 110, 34  # from this size on the dice are large
 GROW_WIDTH = 100  # from this width on the sheet grows
+WIDE_WIDTH = 150  # from this width on the hint and the log stand side by side
 MOMENT_SECONDS = 2.5  # how long a Yacht or a big score is cheered
 
 
@@ -93,10 +94,11 @@ class TableScreen(SizeGuard):
             with Vertical(id="side"):
                 yield Static(id="moment")
                 yield Static(id="message")
-                panel = HintPanel(id="hint-panel")
-                panel.border_title = _("Hint: best options")
-                yield panel
-                yield EventLog(id="log", wrap=True, min_width=16, markup=False)
+                with Vertical(id="side-body"):  # side by side on a wide terminal
+                    panel = HintPanel(id="hint-panel")
+                    panel.border_title = _("Hint: best options")
+                    yield panel
+                    yield EventLog(id="log", wrap=True, min_width=16, markup=False)
         c = self.table.config
         yield KeyBar(c.lang, undo=c.undo, hints=c.hints, id="keys")
 
@@ -167,11 +169,12 @@ class TableScreen(SizeGuard):
     # --- drawing -------------------------------------------------------------------------
 
     def fit(self) -> None:
-        """Grow with the terminal: large dice from 110x34, and the sheet takes up to half
-        the width (the hint and the log have the rest)."""
+        """Grow with the terminal: large dice from 110x34, the sheet takes up to half the
+        width, and from 150 columns the hint and the log share the rest side by side."""
         width, height = self.app.size
         big = width >= BIG_WIDTH and height >= BIG_HEIGHT
         self.set_class(big, "-big")
+        self.set_class(width >= WIDE_WIDTH, "-wide")
         self.query_one(DiceTray).set_class(big, "-big")
         sheet = self.query_one(Sheet)
         if width >= GROW_WIDTH:
@@ -242,8 +245,11 @@ class TableScreen(SizeGuard):
             widget.update(markup, layout=layout)
 
     def say(self, text: str) -> None:
-        """A notice for the player (a refusal, a prompt), above the log."""
+        """A notice for the player (a refusal, a prompt), above the log, and above the hint
+        when it is open over the table."""
         self.put("#message", escape(text), layout=True)
+        if isinstance(self.app.screen, HintScreen):
+            self.app.screen.say(escape(text))
 
     def log_line(self, text: str) -> None:
         self.query_one(EventLog).write(text)
@@ -404,10 +410,14 @@ class TableScreen(SizeGuard):
         self.app.push_screen(HelpScreen(self.table.config.lang, self.table.game.rules))
 
     def action_quit(self) -> None:
+        self.save_game()
+        self.app.exit()
+
+    def save_game(self) -> None:
+        """Save the game in progress with the sheet's cursor (a finished game is recorded)."""
         if not self.table.game.finished:
             self.table.cursor = self.query_one(Sheet).cursor
             self.table.save()
-        self.app.exit()
 
     @on(DieSlot.Toggled)
     def die_clicked(self, message: DieSlot.Toggled) -> None:

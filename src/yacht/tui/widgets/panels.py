@@ -26,6 +26,19 @@ MAX_WIDTH = 60  # the hint panel's widest content (yacht.tcss: max-width 64, bor
 MIN_OPTION = 12  # an option's text is never squeezed below this
 
 
+GLUE = "\xa0"  # a space textwrap does not break at
+
+
+def _glued(text: str) -> str:
+    """An option's points, "(0)", kept on the line of the word before them.
+
+    >>> _glued("score Four of a Kind (0)")[-8:]
+    'Kind\xa0(0)'
+    """
+    head, sep, points = text.rpartition(" (")
+    return f"{head}{GLUE}({points}" if sep and points.endswith(")") else text
+
+
 def _head(length: int, total_end: int, total: str, chance: str | None) -> str:
     """The head line of the hint: ``total`` ending at ``total_end`` (over the totals),
     ``chance`` ending the line; a head longer than its column reaches left, one space
@@ -128,6 +141,9 @@ class HintPanel(Static):
                 else _("P(win) is exact: the endgame is solved.")
             )
             lines.append(f"[dim]{escape(exact)}[/dim]")
+        # a player reading 30% as "the bot's odds" would misread it: it is the worst case
+        against = _("P(win) assumes every opponent plays to beat you.")
+        lines.append(f"[dim]{escape(against)}[/dim]")
         self.update("\n".join(lines))
 
     def _lines(
@@ -156,7 +172,10 @@ class HintPanel(Static):
         head = _head(3 + width + numbers, 3 + width + 1 + sums, _("total"), chance)
         lines = [f"[dim]{escape(head)}[/dim]"]
         for rank, (text, total, odd) in enumerate(zip(texts, totals, odds, strict=True), 1):
-            parts = textwrap.wrap(text, width, break_on_hyphens=False) or [""]
+            parts = [
+                part.replace(GLUE, " ")
+                for part in textwrap.wrap(_glued(text), width, break_on_hyphens=False)
+            ] or [""]
             first = f"{rank}. {parts[0]:<{width}} {total:>{sums}}"
             if chance is not None:
                 first += f" {odd:>{odds_width}}"

@@ -76,6 +76,34 @@ def clip(name: str, width: int) -> str:
     return name if len(name) <= width else name[: width - 1] + "…"
 
 
+def _shared(a: str, b: str) -> int:
+    """How many first characters two names share."""
+    return next(
+        (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+    )
+
+
+def clip_apart(names: list[str], widths: list[int]) -> list[str]:
+    """Each name in its width (:func:`clip`), names that would read alike told apart: a
+    clipped name that matches another keeps its start and, after an ellipsis, the part
+    from where it differs from the others.
+
+    >>> clip_apart(["Anna-Kristiina", "Anna-Katariina", "Anna-Karoliina"], [8, 8, 8])
+    ['Anna-Kr…', 'A…tariin', 'A…roliin']
+    >>> clip_apart(["Anna-Liisa", "Bob"], [8, 8])
+    ['Anna-Li…', 'Bob']
+    """
+    clipped = [clip(name, width) for name, width in zip(names, widths, strict=True)]
+    out = list(clipped)
+    for p, (name, width) in enumerate(zip(names, widths, strict=True)):
+        if clipped[p] == name or clipped.count(clipped[p]) == 1 or width <= 2:
+            continue
+        alike = [n for q, n in enumerate(names) if q != p and clipped[q] == clipped[p]]
+        same = max(_shared(name, n) for n in alike)
+        out[p] = name[0] + "…" + (name[same : same + width - 2] or name[2 - width :])
+    return out
+
+
 class SheetRow(Static):
     """One line of the sheet: key, label, then a cell per player (one widget, so a click
     anywhere on it chooses the row)."""
@@ -214,9 +242,10 @@ class Sheet(Vertical):
         _ = gettext_for(self.lang)
         g = self.game
         names = []
-        for p, name in enumerate(g.players):
+        clipped = clip_apart(list(g.players), [w - 2 for w in self.widths])
+        for p, name in enumerate(clipped):
             mark = "▶" if p == g.current and not g.finished else " "
-            names.append(mark + clip(name, self.widths[p] - 2))
+            names.append(mark + name)
         self._put("row-header", self._line("", _("Category"), names, head=True))
         own = g.sheet(g.current)
         for line in sheet_rows(g):
