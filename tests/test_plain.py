@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from yacht import Game, GameError, RandomDice, ScriptedDice
+from yacht.actions import Score
 from yacht.cli.plain import PlainGame
 from yacht.i18n import category_label
 from yacht.rules import CATEGORIES, Category
@@ -191,3 +192,107 @@ def test_roll_off_start_is_announced() -> None:
     )
     g = Game(["Ann", "Bob"], dice=RandomDice(4), start="roll-off")
     assert done.stdout.startswith(f"{g.current_name} starts.\n")
+
+
+class Typed(io.StringIO):
+    """Lines typed at a terminal: the plain game asks before a zero."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def typed(lines: list[str], game: Game, lang: str = "en") -> tuple[int, str]:
+    out = io.StringIO()
+    status = PlainGame(game, lang).run(Typed("".join(f"{x}\n" for x in lines)), out)
+    return status, out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("lang", "no", "yes"),
+    [("en", "n", "y"), ("fi", "e", "kyllä"), ("bg", "н", "Д"), ("nb", "", "j")],
+)
+def test_a_zero_typed_at_a_terminal_is_asked_first(lang: str, no: str, yes: str) -> None:
+    """A mistyped line must not use up a box: "no" (or just Enter) keeps it open."""
+    g = Game(["Ann"], dice=ScriptedDice([2, 3, 4, 6, 6] * 3))
+    status, out = typed(["roll", "score yacht", no, "score yacht", yes, "quit"], g, lang)
+    assert status == 0
+    yacht = category_label(Category.YACHT, lang)
+    assert out.count(f" {yacht}? ") == 2 and out.count("(") >= 2
+    refused = {"en": "Not scored: choose another category.", "fi": "Ei merkitty"}
+    assert refused.get(lang, "") in out
+    assert g.sheet(0) == {Category.YACHT: 0}  # scored once, on the yes
+
+
+def test_a_zero_over_a_pipe_is_scored_as_the_script_says() -> None:
+    g = Game(["Ann"], dice=ScriptedDice([2, 3, 4, 6, 6] * 3))
+    _, out = play(["roll", "score yacht", "quit"], g)
+    assert "Ann scores 0 points in Yacht." in out and "?" not in out.split("score yacht")[1]
+    assert g.sheet(0) == {Category.YACHT: 0}
+
+
+def test_a_zero_at_a_real_terminal_is_asked_first() -> None:
+    """``yacht play --plain`` in a terminal (a pseudo-terminal here): the question, and an
+    answer of no keeps the box open."""
+    import pty
+
+    seed = next(s for s in range(100) if _first_roll_has_no_yacht(s))
+    master, slave = pty.openpty()
+    env = {**os.environ, "YACHT_LANG": "en"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "yacht", "play", "--plain", "--seed", str(seed)],
+        stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True,
+    )  # fmt: skip
+    os.close(slave)
+    os.write(master, b"roll\nscore yacht\nn\nquit\n")
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the terminal closed with the program
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    assert proc.wait(timeout=60) == 0
+    os.close(master)
+    out = b"".join(chunks).decode()
+    assert "Score 0 in Yacht? The box is then used up (y/n): " in out
+    assert "Not scored: choose another category." in out
+    assert "scores 0 points" not in out and "Game abandoned." in out
+
+
+def _first_roll_has_no_yacht(seed: int) -> bool:
+    g = Game(["Player"], dice=RandomDice(seed))
+    g.apply("roll")
+    return g.potential(Category.YACHT) == 0
+
+
+FH, FK, LS = Category.FULL_HOUSE, Category.FOUR_OF_A_KIND, Category.LITTLE_STRAIGHT
+SPACED: dict[str, list[tuple[str, Category]]] = {
+    "en": [("Full House", FH), ("full house", FH), ("fullhouse", FH), ("FULLHOUSE", FH),
+           ("Four of a Kind", FK), ("fourofakind", FK), ("little straight", LS)],
+    "fi": [("Neljä samaa", FK), ("neljäsamaa", FK), ("Pieni suora", LS), ("pienisuora", LS),
+           ("Full House", FH), ("fullhouse", FH)],
+    "bg": [("Четири еднакви", FK), ("четириеднакви", FK), ("Малка поредица", LS),
+           ("малкапоредица", LS), ("Full House", FH), ("fullhouse", FH)],
+    "nb": [("Fire like", FK), ("firelike", FK), ("Liten straight", LS), ("litenstraight", LS),
+           ("Hus", FH), ("Full House", FH), ("fullhouse", FH)],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", list(SPACED))
+def test_category_names_are_read_with_and_without_spaces(lang: str) -> None:
+    """``score Full House``, ``score fullhouse``, ``merkitse neljäsamaa``: as typed."""
+    game = Game(["Ann"], dice=ScriptedDice([3, 3, 3, 5, 5] * 20))
+    lines = ["roll", *(f"score {name}" for name, _ in SPACED[lang])]
+    plain = PlainGame(game, lang)
+    for name, category in SPACED[lang]:
+        assert plain.read(f"score {name}") == Score(category), name
+    _, out = play(lines[:2], game, lang)  # the first name, typed into a game
+    assert "!" not in out and list(game.sheet(0)) == [SPACED[lang][0][1]]
+
+
+def test_the_language_given_before_the_command_is_the_games() -> None:
+    """``yacht --lang fi play --plain``, as ``yacht --help`` shows it."""
+    done = yacht("--lang", "fi", "play", "--plain", stdin="q\n")
+    assert done.returncode == 0 and "Peli keskeytettiin." in done.stdout

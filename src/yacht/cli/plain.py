@@ -14,7 +14,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeGuard
 
 from yacht.actions import (
     Action,
@@ -28,7 +28,7 @@ from yacht.actions import (
     Undo,
     UndoNotAllowedError,
 )
-from yacht.cli import CommandError, add_lang_option, cli_gettext
+from yacht.cli import CommandError, add_lang_option, cli_gettext, cli_language
 from yacht.cli.bounds import MAX_SEED, decimal, whole
 from yacht.cli.core import parse_language, parse_preset, rules_option
 from yacht.dice import RandomDice
@@ -113,7 +113,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         else:
             status: int = tui.play_full_screen(args)
             return status
-    lang = parse_language(args.lang)
+    lang = parse_language(args.lang) if args.lang else cli_language()  # yacht --lang X play
     _ = translator(lang).gettext
     rules = parse_preset(args.rules)
     given = args.players if args.players is not None else _("Player")
@@ -185,7 +185,11 @@ class PlainGame:
                 show_sheet = True
                 continue
             try:
-                event = g.apply(self.read(text))
+                action = self.read(text)
+                if not echo and self.scores_zero(action) and not self.confirm(action, inp, out):
+                    out.write(_("Not scored: choose another category.") + "\n")
+                    continue
+                event = g.apply(action)
             except GameError as e:
                 out.write(f'! "{text}": {self.explain(text, e)}\n')
                 continue
@@ -223,6 +227,28 @@ class PlainGame:
             if category is not None:
                 return Score(category)
         return Action.parse(f"{command} {rest}" if command else text)
+
+    def scores_zero(self, action: Action) -> TypeGuard[Score]:
+        """True when ``action`` fills an open box with 0."""
+        g = self.game
+        return (
+            isinstance(action, Score)
+            and action in g.legal_actions()
+            and g.potential(action.category) == 0
+        )
+
+    def confirm(self, action: Score, inp: TextIO, out: TextIO) -> bool:
+        """Ask before a zero is scored: one letter mistyped at a terminal must not use up a
+        box. A script over a pipe says what it means and is not asked."""
+        t = translator(self.lang)
+        yes, no = t.pgettext("answer", "y"), t.pgettext("answer", "n")
+        question = t.gettext("Score 0 in {category}? The box is then used up ({yes}/{no}): ")
+        out.write(
+            question.format(category=category_label(action.category, self.lang), yes=yes, no=no)
+        )
+        out.flush()
+        answer = inp.readline().strip().casefold()
+        return answer in {"y", "yes", yes.casefold(), t.pgettext("answer", "yes").casefold()}
 
     def explain(self, text: str, error: GameError) -> str:
         """What was wrong with a line, in the game's language."""
