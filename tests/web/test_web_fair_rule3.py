@@ -186,3 +186,26 @@ def test_a_table_of_bots_says_the_server_deals_it_alone(pages: Pages, server: Li
     expect(page.locator("#my-seed")).to_be_visible()
     expect(page.locator("#fair .seeds li")).to_have_count(1)
     expect(page.locator("#server-alone")).to_have_count(0)
+
+
+def test_without_web_crypto_the_page_checks_the_same(pages: Pages, server: LiveServer) -> None:
+    """A page served over plain http from a LAN address is not a secure context and has no
+    crypto.subtle: the plain-JavaScript SHA-256 and HMAC stand in and give the same verdict."""
+    data = finished_file(server)
+    data.pop("id")
+    check = "async (data) => (await import('/static/js/fair.js')).verifyGame(data)"
+    secure = pages.open(f"{server.url}/")
+    assert secure.evaluate("() => isSecureContext && !!crypto.subtle")
+    plain = pages.open(f"{server.url}/")
+    plain.add_init_script("Object.defineProperty(window, 'isSecureContext', { value: false })")
+    plain.reload()
+    assert plain.evaluate("() => isSecureContext") is False
+    verdict = verify(data)
+    for page in (secure, plain):
+        result = page.evaluate(check, data)
+        assert result["fair"] and result["problems"] == [] and result["dice"] == verdict.dice
+    tampered = copy.deepcopy(data)
+    tampered["fair"]["contributions"][0]["seed"] = "not-what-ann-gave"
+    assert plain.evaluate(check, tampered)["problems"] == [
+        "the dice key is not the one the commitment and the players' seeds make"
+    ]
