@@ -132,13 +132,14 @@ async def test_q_typed_in_a_name_is_a_letter_of_the_name(data_dir: Path) -> None
 
 
 async def test_a_game_nobody_moved_in_is_neither_saved_nor_offered(data_dir: Path) -> None:
-    app = YachtApp(dice=ScriptedDice(faces()), data_dir=data_dir, bot_delay=0, lang="en")
+    solo = TableConfig((Seat("Ann"),), hints=False)
+    app = YachtApp(solo, dice=ScriptedDice(faces()), data_dir=data_dir, bot_delay=0, lang="en")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
         assert isinstance(app.screen, TableScreen)
         await pilot.press("q")
     assert not save_path(data_dir).exists()
-    again = YachtApp(data_dir=data_dir, bot_delay=0, lang="en")
+    again = YachtApp(solo, data_dir=data_dir, bot_delay=0, lang="en")
     async with again.run_test(size=(80, 24)) as pilot:
         assert isinstance(again.screen, SetupScreen)
         assert not again.screen.query("#resume")
@@ -312,7 +313,7 @@ async def test_help_at_80x24_in_finnish_has_a_hanging_indent(tmp_path: Path) -> 
 
 async def test_a_wide_terminal_puts_the_log_beside_the_hint(tmp_path: Path) -> None:
     """Past 150 columns the hint and the log stand side by side and both grow."""
-    config = TableConfig.default("en")
+    config = TableConfig((Seat("Ann"),))
     game = _mid_turn(config)
     widths = {}
     for size in ((120, 40), (200, 50)):
