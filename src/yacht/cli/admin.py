@@ -111,8 +111,13 @@ def _engine(args: argparse.Namespace) -> Engine:
 
 
 def _shown(text: str) -> str:
-    """What the user typed, safe to print: control characters as escapes."""
-    return text if text.isprintable() else ascii(text)
+    """A name, typed or from the database, safe to print: cut at the longest name, and quoted
+    with its control characters escaped when it has any."""
+    from yacht.cli.text import NAME_SHOWN, shown
+
+    if text.isprintable():
+        return shown(text)
+    return ascii(text[:NAME_SHOWN]) + ("…" if len(text) > NAME_SHOWN else "")
 
 
 def _name(value: str) -> str:

@@ -211,7 +211,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(verdict.to_json()))
     else:
-        print(verdict_text(verdict))
+        from yacht.cli import ERROR_SHOWN
+        from yacht.cli.text import shown
+
+        # the problems quote the file: escaped and cut, as every error line
+        print(shown(verdict_text(verdict), ERROR_SHOWN))
     return 0 if verdict.fair else 1
 
 

@@ -209,3 +209,42 @@ def test_a_damaged_record_book_is_one_line(
         status, _, err = run(capsys, *argv)
         one_line(status, err)
         assert f"the record book {records.path} cannot be read" in err
+
+
+def test_verify_quotes_a_hostile_file_escaped_and_cut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from .test_files import fair_game
+
+    data = fair_game()
+    data["fair"]["rule"] = ESC_NAME + "R" * 100_000
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data))
+    status, out, err = run(capsys, "verify", str(path))
+    assert status == 1 and err == ""
+    safe(out)
+    assert out.startswith("NOT fair: ") and out.endswith("…\n") and len(out) <= 2001
+
+
+def test_admin_lists_a_stored_name_escaped_and_cut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Names are checked before they are stored; one written into the database by other
+    means is still printed safely."""
+    from sqlalchemy import create_engine, text
+    from starlette.testclient import TestClient
+
+    from ..helpers import Table, make_app
+
+    db = tmp_path / "yacht.sqlite3"
+    with TestClient(make_app(db)) as client:
+        code = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 2}).json()["code"]
+        Table(client, code).join(0, "Ann")
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        c.execute(text("UPDATE seats SET name = :name WHERE name = 'Ann'"), {"name": ESC_NAME * 9})
+    engine.dispose()
+    status, out, err = run(capsys, "admin", "tables", "list", "--database", f"sqlite:///{db}")
+    assert status == 0, err
+    safe(out)
+    assert "Eve\\x1b]0;owned" in out and "…" in out and len(out.splitlines()[-1]) < 200
