@@ -27,9 +27,9 @@ def rematch(t: Table, seat: int, number: int, *, agree: bool = True) -> Any:
 
 
 def finished_pair(client: TestClient) -> Table:
-    """Ann, Bob and a bot at a table, their game over (Bob let a bot play it for him and
+    """Ann and Bob at a table, their game over (Bob let a bot play it for him and
     took his seat back at the end: he is a person again, asked about the rematch)."""
-    t = Table.create(client, "human", "human", "random")
+    t = Table.create(client, "human", "human")
     t.join(0, "Ann")
     t.join(1, "Bob")
     body = {"seat": 1, "by": 1, "bot": "random", "token": t.tokens[1]}
@@ -46,7 +46,7 @@ def test_one_players_click_proposes_and_the_last_agreement_starts(client: TestCl
     assert proposed.status_code == 200, proposed.text
     game = proposed.json()["game"]
     assert game["number"] == 1 and game["status"] == "finished"  # Ann has not agreed yet
-    assert game["rematch"] == {"by": 1, "agreed": [1, 2], "waiting": [0], "declined": None}
+    assert game["rematch"] == {"by": 1, "agreed": [1], "waiting": [0], "declined": None}
     started = rematch(t, 0, 1).json()["game"]
     assert started["number"] == 2 and started["status"] == "playing"
     assert started["rematch"] is None
