@@ -170,3 +170,44 @@ def test_a_damaged_sqlite_file_is_one_line(
         return
     assert status == 2 and err.count("\n") == 1, err
     assert err.startswith(f"yacht: error: the database {url} cannot be used: "), err
+
+
+@pytest.mark.parametrize(
+    ("database", "sql", "listed"),
+    [
+        ("sqlite", "UPDATE tables SET created_at = 'later' WHERE code = :code", False),
+        ("sqlite", "UPDATE games SET state = '{\"pla' WHERE table_code = :code", False),
+        pytest.param(  # the lobby shows nothing of the state: the table stays listed
+            "postgres",
+            "UPDATE games SET state = '[1]' WHERE table_code = :code",
+            True,
+            marks=pytest.mark.services,
+        ),
+    ],
+    ids=["sqlite date", "sqlite JSON", "postgresql JSON a list"],
+)
+def test_a_waiting_table_that_cannot_be_read_is_left_out_of_the_lobby(
+    database: str,
+    sql: str,
+    listed: bool,
+    request: pytest.FixtureRequest,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    url: str = request.getfixturevalue(f"{database}_url")
+    app = create_app(url, settings=Settings(prepare_tables=False), seeds=seed_maker())
+    with TestClient(app, raise_server_exceptions=False) as client:
+        seats = [{"kind": "human"}, {"kind": "human"}]
+        codes = [client.post("/api/tables", json={"seats": seats}).json()["code"] for _ in "ab"]
+        engine = create_engine(url)
+        with engine.begin() as c:
+            c.execute(text(sql), {"code": codes[0]})
+        engine.dispose()
+        with caplog.at_level(logging.WARNING, logger="yacht.web.database"):
+            r = client.get("/api/tables")
+        assert r.status_code == 200, r.text
+        lines = [m for m in caplog.messages if f"table {codes[0]} cannot be read" in m]
+        if listed:
+            assert sorted(t["code"] for t in r.json()) == sorted(codes) and lines == []
+        else:
+            assert [t["code"] for t in r.json()] == [codes[1]] and len(lines) == 1
+        assert client.get("/").status_code == 200

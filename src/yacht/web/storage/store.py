@@ -49,6 +49,8 @@ from yacht.web.storage.outage import Outage, Unavailable, gone
 from yacht.web.storage.pg import Direct
 
 __all__ = [
+    "DAMAGE",
+    "ROW_ERRORS",
     "ConflictError",
     "Store",
     "TableSnapshot",
@@ -144,6 +146,11 @@ class UnreadableRowError(ValueError):
 ROW_ERRORS = (ValueError, TypeError, KeyError, OverflowError, RecursionError)
 """What reading a damaged row raises (json.loads, datetime.fromisoformat, the dialects' own
 result processors); never a driver's error, which stays the database's."""
+
+
+DAMAGE = (*ROW_ERRORS, AttributeError)
+"""What turning a damaged row into an answer raises (a state that is JSON, but not a game's:
+a list where an object belongs)."""
 
 
 def _why(error: BaseException) -> str:
@@ -489,20 +496,40 @@ class Store:
         return out
 
     def waiting_tables(self, limit: int) -> list[TableSnapshot]:
-        """Tables whose current game waits for players, newest first; no private table."""
+        """Tables whose current game waits for players, newest first; no private table. A
+        table whose rows cannot be read is left out with one log line."""
+        query = (
+            select(TableRow, GameRow)
+            .join(
+                GameRow,
+                (GameRow.table_code == TableRow.code) & (GameRow.number == TableRow.game_number),
+            )
+            .where((GameRow.status == "waiting") & TableRow.private.is_(False))
+            .order_by(TableRow.created_at.desc())
+            .limit(limit)
+        )
         with self._session() as s:
-            rows = s.execute(
-                select(TableRow, GameRow)
-                .join(
-                    GameRow,
-                    (GameRow.table_code == TableRow.code)
-                    & (GameRow.number == TableRow.game_number),
+            try:
+                rows = s.execute(query).all()
+                return [TableSnapshot(t, tuple(t.seats), g) for t, g in rows]
+            except ROW_ERRORS:  # one table or more cannot be read: read them one by one
+                s.rollback()
+                codes = list(s.scalars(query.with_only_columns(TableRow.code)))
+        out = []
+        for code in codes:
+            try:
+                found = self.load(code)
+            except ROW_ERRORS as e:
+                log.warning(
+                    "table %s cannot be read (%s): left out of the list",
+                    code,
+                    _why(e),
+                    extra={"table": code},
                 )
-                .where((GameRow.status == "waiting") & TableRow.private.is_(False))
-                .order_by(TableRow.created_at.desc())
-                .limit(limit)
-            ).all()
-            return [TableSnapshot(t, tuple(t.seats), g) for t, g in rows]
+                continue
+            if found is not None and found.game.status == "waiting":
+                out.append(found)
+        return out
 
     def active_codes(self) -> list[str]:
         """Tables whose current game is being played or awaits its review (to resume them)."""

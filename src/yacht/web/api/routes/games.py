@@ -16,14 +16,11 @@ from yacht.web.protocol.messages import Frame, GameSummary, Replay
 from yacht.web.service.state import event_out, game_summary, public_game_json, rules_info
 from yacht.web.service.tables import TableService
 from yacht.web.storage.models import GameRow, TableRow
-from yacht.web.storage.store import ROW_ERRORS, UnreadableRowError
+from yacht.web.storage.store import DAMAGE, UnreadableRowError
 
 __all__ = ["frames", "router"]
 
 log = logging.getLogger("yacht.web.database")
-
-DAMAGE = (*ROW_ERRORS, AttributeError)
-"""What turning a damaged row into an answer raises (a state that is JSON, but not a game's)."""
 
 router = APIRouter(prefix="/games", tags=["games"])
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated
 
 from fastapi import APIRouter, Query
@@ -11,8 +12,11 @@ from yacht.web.api.deps import Creator, Service, limit
 from yacht.web.protocol.messages import CreateTable, Preset, TableState, TableSummary
 from yacht.web.service import bots
 from yacht.web.service.state import table_summary
+from yacht.web.storage.store import DAMAGE
 
 __all__ = ["router"]
+
+log = logging.getLogger("yacht.web.database")
 
 router = APIRouter(tags=["lobby"])
 
@@ -39,5 +43,16 @@ async def create_table(body: CreateTable, service: Service, creator: Creator) ->
 async def open_tables(
     service: Service, limit: Annotated[int, Query(ge=1, le=100)] = 20
 ) -> list[TableSummary]:
-    """Tables waiting for players, newest first."""
-    return [table_summary(s) for s in await service.store.awaiting_tables(limit)]
+    """Tables waiting for players, newest first (a table that cannot be read is left out)."""
+    out = []
+    for snapshot in await service.store.awaiting_tables(limit):
+        try:
+            out.append(table_summary(snapshot))
+        except DAMAGE as e:
+            log.warning(
+                "table %s cannot be read (%s): left out of the list",
+                snapshot.table.code,
+                type(e).__name__,
+                extra={"table": snapshot.table.code},
+            )
+    return out
