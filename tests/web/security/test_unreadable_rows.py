@@ -211,3 +211,27 @@ def test_a_waiting_table_that_cannot_be_read_is_left_out_of_the_lobby(
         else:
             assert [t["code"] for t in r.json()] == [codes[1]] and len(lines) == 1
         assert client.get("/").status_code == 200
+
+
+def test_admin_lists_a_table_whose_time_cannot_be_read(
+    sqlite_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from yacht.cli import main
+
+    app = create_app(sqlite_url, settings=Settings(prepare_tables=False), seeds=seed_maker())
+    with TestClient(app) as client:
+        seats = [{"kind": "human"}, {"kind": "human"}]
+        codes = [client.post("/api/tables", json={"seats": seats}).json()["code"] for _ in "ab"]
+    engine = create_engine(sqlite_url)
+    with engine.begin() as c:
+        c.execute(
+            text("UPDATE games SET updated_at = 'later' WHERE table_code = :code"),
+            {"code": codes[0]},
+        )
+    engine.dispose()
+    status = main(["admin", "tables", "list", "--database", sqlite_url, "--lang", "en"])
+    out, err = capsys.readouterr()
+    assert status == 0 and err == "", err
+    lines = {line.split()[0]: line for line in out.splitlines()[1:]}
+    assert set(lines) == set(codes)
+    assert lines[codes[0]].split()[2] == "-"  # no time shown for the damaged one

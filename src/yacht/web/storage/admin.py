@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import cast
 
-from sqlalchemy import Engine, Table, delete, func, select
+from sqlalchemy import Engine, String, Table, delete, func, select, type_coerce
 from sqlalchemy.orm import Session
 
 from yacht.web.storage.models import BannedNameRow, GameRow, SeatRow, TableRow
@@ -42,7 +42,12 @@ def table_lines(engine: Engine, limit: int = 200) -> list[TableLine]:
     current = (_GAMES.c.table_code == _TABLES.c.code) & (_GAMES.c.number == _TABLES.c.game_number)
     with engine.connect() as c:
         rows = c.execute(
-            select(_TABLES.c.code, _GAMES.c.status, _GAMES.c.updated_at)
+            # the time as the database holds it: a damaged one is shown as none, not a failure
+            select(
+                _TABLES.c.code,
+                _GAMES.c.status,
+                type_coerce(_GAMES.c.updated_at, String).label("updated_at"),
+            )
             .join(_GAMES, current)
             .order_by(_GAMES.c.updated_at.desc(), _TABLES.c.code)
             .limit(limit)
@@ -57,7 +62,7 @@ def table_lines(engine: Engine, limit: int = 200) -> list[TableLine]:
     for seat in seats:
         names.setdefault(seat.table_code, []).append(seat.name or "")
     return [
-        TableLine(r.code, r.status, tuple(names.get(r.code, [])), _aware(r.updated_at))
+        TableLine(r.code, r.status, tuple(names.get(r.code, [])), _aware(_when(r.updated_at)))
         for r in rows
     ]
 
@@ -120,6 +125,17 @@ def banned(engine: Engine) -> list[tuple[str, datetime]]:
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+def _when(value: object) -> datetime | None:
+    """A stored time: PostgreSQL's driver gives a datetime, SQLite its text (None when it is
+    not a time, as a damaged row has)."""
+    if value is None or isinstance(value, datetime):
+        return value
+    try:
+        return datetime.fromisoformat(str(value))
+    except ValueError:
+        return None
 
 
 def _aware(when: datetime | None) -> datetime | None:
