@@ -4,6 +4,10 @@
 command) RUNS times (3) and prints the median and worst wall time with the machine.
 ``python -m benchmarks.testtiers coverage FAST FULL`` prints the lines of src/yacht that the fast
 tier's coverage data covers as a share of what the full run's covers (``make coverage-fast``).
+
+Each writes the line it prints into ``docs/development.md`` between its markers
+(``<!-- testtiers-wall:start -->`` ... ``:end -->``, and ``testtiers-coverage``), so the page's
+figures are the benchmark's own output, never typed in.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ FAST = [
 ]
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 """As the Makefile runs it: with the bytecode caches, whatever the environment says."""
+DOC = ROOT / "docs" / "development.md"
 SHARE = 0.85
 """The fast tier covers at least this share of the full run's lines."""
 
@@ -41,11 +46,23 @@ def wall(runs: int) -> None:
         last = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
         print(f"run {run}: {seconds[-1]:.0f} s, exit {done.returncode}: {last} ({log})", flush=True)
     load = os.getloadavg()[0]
-    print(
-        f"{shlex.join(FAST[1:])}: median {statistics.median(seconds):.0f} s, worst "
-        f"{max(seconds):.0f} s of {runs} runs ({os.cpu_count()} cores, {cpu_model()}, "
-        f"load average {load:.2f} after)"
+    line = (
+        f"`pytest {shlex.join(FAST[1:])}`: median {statistics.median(seconds):.0f} s, worst "
+        f"{max(seconds):.0f} s of {runs} runs (each: {', '.join(f'{s:.0f} s' for s in seconds)}; "
+        f"{os.cpu_count()} cores, {cpu_model()}, Python {sys.version.split()[0]}, load average "
+        f"{load:.2f} after; {time.strftime('%Y-%m-%d')})"
     )
+    print(line)
+    write_doc("testtiers-wall", line)
+
+
+def write_doc(mark: str, text: str) -> None:
+    """Put ``text`` between the page's ``<!-- mark:start -->`` and ``<!-- mark:end -->``."""
+    start, end = f"<!-- {mark}:start -->", f"<!-- {mark}:end -->"
+    page = DOC.read_text()
+    if start in page and end in page:
+        head, rest = page.split(start, 1)
+        DOC.write_text(f"{head}{start}\n{text}\n{end}{rest.split(end, 1)[1]}")
 
 
 def covered(data_file: str) -> dict[str, set[int]]:
@@ -68,10 +85,12 @@ def coverage(fast_file: str, full_file: str) -> int:
     full_lines = sum(len(lines) for lines in full.values())
     both = sum(len(lines & fast.get(name, set())) for name, lines in full.items())
     share = both / full_lines if full_lines else 0.0
-    print(
-        f"fast tier covers {both:,} of the {full_lines:,} lines of src/yacht the full run "
-        f"covers: {share:.1%} (at least {SHARE:.0%} wanted)"
+    line = (
+        f"The fast tier covers {both:,} of the {full_lines:,} lines of `src/yacht` the full run "
+        f"covers: {share:.1%} (at least {SHARE:.0%} wanted; {time.strftime('%Y-%m-%d')})."
     )
+    print(line)
+    write_doc("testtiers-coverage", line)
     missed = sorted(
         ((len(lines - fast.get(name, set())), name) for name, lines in full.items()), reverse=True
     )
