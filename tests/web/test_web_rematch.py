@@ -57,10 +57,18 @@ def test_a_decline_withdraws_the_proposal_and_a_new_one_can_follow(client: TestC
     rematch(t, 0, 1)
     declined = rematch(t, 1, 1, agree=False).json()["game"]
     assert declined["status"] == "finished"
-    assert declined["rematch"] == {"by": None, "agreed": [], "waiting": [], "declined": 1}
+    assert declined["rematch"] == {"by": 0, "agreed": [], "waiting": [], "declined": 1}
     again = rematch(t, 1, 1).json()["game"]  # Bob changes his mind: he proposes now
     assert again["rematch"]["by"] == 1 and again["rematch"]["waiting"] == [0]
     assert rematch(t, 0, 1).json()["game"]["number"] == 2
+
+
+def test_the_proposer_may_withdraw(client: TestClient) -> None:
+    t = finished_pair(client)
+    rematch(t, 0, 1)
+    withdrawn = rematch(t, 0, 1, agree=False).json()["game"]["rematch"]
+    assert withdrawn == {"by": 0, "agreed": [], "waiting": [], "declined": 0}
+    assert rematch(t, 1, 1).json()["game"]["rematch"]["by"] == 1  # Bob proposes anew
 
 
 def test_the_series_counts_each_games_winners(client: TestClient) -> None:

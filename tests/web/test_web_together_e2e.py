@@ -81,6 +81,9 @@ def test_a_rematch_starts_when_both_agree_and_the_series_counts(
     expect(ann.locator("#rematch-box")).to_contain_text("Bob declined the rematch.")
     expect(ann.locator("#results")).to_be_visible()  # no game without Bob
     ann.locator("#rematch").click()
+    ann.get_by_role("button", name="Withdraw").click()  # Ann changes her mind
+    expect(bob.locator("#rematch-box")).to_contain_text("Ann withdrew the rematch.")
+    ann.locator("#rematch").click()
     shot(bob, "together-rematch-asked-phone")
     bob.get_by_role("button", name="Accept").click()
     for page in (ann, bob):

@@ -55,7 +55,8 @@ def series(row: _Game, winners: list[int], seats: int) -> list[int]:
 
 def rematch_json(snap: TableSnapshot) -> dict[str, Any] | None:
     """The proposal as the table shows it: who proposed, who agreed (bots included) and who
-    is still asked; or who declined the last one. None when there is nothing to show."""
+    is still asked; or who declined the last one (``by`` then the one who had proposed it).
+    None when there is nothing to show."""
     state = snap.game.rematch
     if not state:
         return None
@@ -86,7 +87,8 @@ def answer(snap: TableSnapshot, game: Game | None, ctx: Context, msg: RematchMes
     if not msg.agree:
         if not agreed:
             raise TableError("illegal", "no rematch has been proposed")
-        declined: dict[str, Any] = {"agreed": [], "by": None, "declined": msg.seat}
+        # "by" stays: the page tells a proposer withdrawing from another player declining
+        declined: dict[str, Any] = {"agreed": [], "by": state.get("by"), "declined": msg.seat}
         return Change(game={"rematch": declined}, engine=game)
     if seat_of(snap, msg.seat).kind == "bot" or msg.seat in agreed:
         raise TableError("illegal", f"seat {msg.seat + 1} has already agreed to a rematch")

@@ -33,10 +33,16 @@ export function rematchHtml(table, names, mine) {
         `<div class="actions"><button type="button" class="primary" id="rematch-yes" data-rematch="yes">${esc(t("Accept"))}</button>` +
           `<button type="button" class="secondary" id="rematch-no" data-rematch="no">${esc(t("Decline"))}</button></div>`,
       );
+    } else if (ours.length) {
+      parts.push(`<button type="button" class="secondary" id="rematch-no" data-rematch="no">${esc(t("Withdraw"))}</button>`);
     }
   } else {
     if (offer && offer.declined !== null) {
-      parts.push(`<p class="offer muted" role="status">${tHtml("{name} declined the rematch.", { name: nameHtml(names[offer.declined]) })}</p>`);
+      const name = nameHtml(names[offer.declined]);
+      const text = offer.declined === offer.by
+        ? tHtml("{name} withdrew the rematch.", { name })
+        : tHtml("{name} declined the rematch.", { name });
+      parts.push(`<p class="offer muted" role="status">${text}</p>`);
     }
     if (ours.length) {
       parts.push(`<button type="button" class="primary" id="rematch" data-rematch="yes">${esc(t("Rematch with the same seats"))}</button>`);
