@@ -146,7 +146,7 @@ def _error_line(message: object) -> str:
     _ = cli_gettext()
     if isinstance(message, BaseException):
         message = error_text(message, cli_language())
-    from yacht.cli.text import shown
+    from yacht.cli.safe import shown
 
     # one line, whatever the message held; a hostile file's name or text cannot steer the
     # terminal nor fill the screen
