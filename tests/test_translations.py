@@ -46,8 +46,6 @@ CHECKS: list[tuple[str, str, str, str | None, tuple[str, ...], tuple[str, ...]]]
     (T, "fi", "Rated as the hint ranks: by the chance to reach {target}.", None,
      ("sen mukaan",), ("{target} mukaan",)),
     (W, "fi", "Client seed", None, ("Pelaajien",), ("Asiakkaan",)),
-    (W, "fi", "Client seed (optional, agreed by the players)", None,
-     ("Pelaajien",), ("Asiakkaan",)),
     (W, "fi", "Bot level for {name}'s seat", None, ("pelaajan {name} paikalle",), ()),
     (T, "fi", "Clubhouse", None, ("Klubisäännöt",), ("Kerhotalo",)),
     (W, "fi", "Clubhouse", None, ("Klubisäännöt",), ("Kerhotalo",)),
