@@ -31,7 +31,7 @@ CHECKS: list[tuple[str, str, str, str | None, tuple[str, ...], tuple[str, ...]]]
     (Y, "fi", "rank by the chance of finishing first against these sheets", None,
      ("sen mukaan, kuinka todennäköisesti",), ("mahdollisuuden mukaan", "päättää")),
     (Y, "fi", "must be from {low} to {high}, got {value}", None,
-     ("on oltava {low}–{high}",), ("kokonaismäärä",)),
+     ("on oltava {low}–{high}",), ("kokonaismäärä",)),  # noqa: RUF001
     (Y, "fi", "--plot: {file!r} must end in .png or .svg", None,
      ("päätteen on oltava",), ("pääte on oltava",)),
     # Unquoted "heitä" reads as the pronoun "them": commands are quoted.
