@@ -4,7 +4,9 @@ service, endpoints, pages) and its lifespan starts and stops the background work
 >>> app = create_app("sqlite://")
 >>> schemas = app.openapi()["components"]["schemas"]
 >>> [s["$ref"].split("/")[-1] for s in schemas["ServerMessage"]["oneOf"]]
-['StateMessage', 'ErrorMessage', 'HintReply', 'WelcomeMessage', 'PongMessage', 'NoticeMessage']
+... # doctest: +NORMALIZE_WHITESPACE
+['StateMessage', 'ErrorMessage', 'HintReply', 'WelcomeMessage', 'PongMessage', 'NoticeMessage',
+ 'ElsewhereMessage']
 """
 
 from __future__ import annotations
