@@ -86,8 +86,11 @@ async def _moves(url: str) -> tuple[int, float, float]:
             }
             msg = MESSAGE.validate_json(json.dumps(message))
             game = (await services[seat].act(code, msg))["game"]
-            if game["status"] == "finished":
-                game = (await services[0].rematch(code, _rematch(tokens, game)))["game"]
+            if game["status"] == "finished":  # seat 0 proposes, seat 1 agrees: the next game
+                for asked, service in enumerate(services):
+                    rematch = _rematch(tokens, game, asked)
+                    reply = (await service.rematch(code, rematch))["game"]
+                game = reply
             tables[i] = (code, tokens, game)
             done += 1
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
@@ -96,9 +99,9 @@ async def _moves(url: str) -> tuple[int, float, float]:
     return done, cpu, wall
 
 
-def _rematch(tokens: list[str], game: dict[str, Any]) -> Any:
+def _rematch(tokens: list[str], game: dict[str, Any], seat: int) -> Any:
     return MESSAGE.validate_python(
-        {"type": "rematch", "seat": 0, "token": tokens[0], "game": game["number"]}
+        {"type": "rematch", "seat": seat, "token": tokens[seat], "game": game["number"]}
     )
 
 

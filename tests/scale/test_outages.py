@@ -177,11 +177,13 @@ class Player:
 
     async def _act(self, ws: ClientConnection, table: dict[str, Any]) -> None:
         game = table["game"]
-        if game["status"] == "finished":
-            if self.seat == 0 and self.sent != (game["number"], -1):
+        if game["status"] == "finished":  # seat 0 proposes a rematch, seat 1 agrees
+            asked = self.seat == 0 or self.seat in (game.get("rematch") or {}).get("waiting", ())
+            if asked and self.sent != (game["number"], -1):
                 self.sent = (game["number"], -1)
                 await ws.send(json.dumps(
-                    {"type": "rematch", "seat": 0, "token": self.token, "game": game["number"]}
+                    {"type": "rematch", "seat": self.seat, "token": self.token,
+                     "game": game["number"]}
                 ))  # fmt: skip
             return
         key = (game["number"], game["version"])

@@ -4,7 +4,9 @@ A bot plays each turn as roll, hold the most common face, roll, score the catego
 most points (4 actions), after a think time drawn uniformly from 0.5-1.5 times ``think``. It
 acts only on the state its own socket received, naming that game number and version, so any
 error the server sends back is a real error of the server (or of the network), never a race
-of the bots. Seat 0 asks for a rematch whenever a game ends, so tables keep playing.
+of the bots. Seat 0 asks for a rematch whenever a game ends and every other seat agrees once it
+sees the proposal (a rematch starts when every person at the table agreed), so tables keep
+playing.
 """
 
 from __future__ import annotations
@@ -94,7 +96,7 @@ class Table:
     base: str  # the server the table was opened on
     tokens: dict[int, str] = field(default_factory=dict)
     sent: dict[tuple[int, int], tuple[float, int]] = field(default_factory=dict)
-    rematched: set[int] = field(default_factory=set)
+    rematched: set[tuple[int, int]] = field(default_factory=set)  # (game number, seat)
 
 
 class Run:
@@ -182,10 +184,11 @@ class Seat:
         if self.pending is not None and key >= self.pending:
             self.pending = None
         if game["status"] == "finished":
-            if self.seat == 0 and game["number"] not in self.table.rematched:
-                self.table.rematched.add(game["number"])
+            asked = self.seat == 0 or self.seat in (game.get("rematch") or {}).get("waiting", ())
+            if asked and (game["number"], self.seat) not in self.table.rematched:
+                self.table.rematched.add((game["number"], self.seat))
                 if not self.run.stopping:
-                    self.run.stats.games += 1
+                    self.run.stats.games += self.seat == 0
                     self.spawn(self.rematch(game["number"]))
             return
         if game["status"] != "playing" or game["current"] != self.seat:
