@@ -9,15 +9,13 @@ serving process with ``spawn`` (the server has threads, which ``fork`` would cop
 half-held), at a lower CPU priority (:data:`NICE`): on a machine short of cores the serving
 process's moves come first and hints take what is left. A job carries the serving process's
 ``$YACHT_CACHE_DIR`` so the worker reads and writes the same table cache. A worker that dies
-is replaced for the next job, and a worker whose serving process is gone (stopped, killed)
-exits at once, even in the middle of a job: nobody is left to take its answer.
+is replaced for the next job.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
-import multiprocessing.connection
 import os
 import threading
 from collections.abc import Callable
@@ -35,19 +33,9 @@ NICE = 10  # added to the workers' niceness (Unix)
 CACHE_VAR = "YACHT_CACHE_DIR"
 
 
-def _start_worker() -> None:
-    """In each new worker: a lower CPU priority, and a watch on the serving process."""
+def _lower_priority() -> None:
     if hasattr(os, "nice"):
         os.nice(NICE)
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
-
-
-def _exit_with(sentinel: int) -> None:
-    """Exit this worker when the serving process ends (its sentinel becomes ready then)."""
-    multiprocessing.connection.wait([sentinel])
-    os._exit(0)
 
 
 def _job(cache: str | None, work: Callable[..., T], *args: Any) -> T:
@@ -74,7 +62,7 @@ class Workers:
                 self._pool = ProcessPoolExecutor(
                     self.size,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_start_worker,
+                    initializer=_lower_priority,
                 )
             return self._pool
 
