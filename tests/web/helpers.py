@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 from fastapi import FastAPI
-from starlette.testclient import TestClient
+from starlette.testclient import TestClient, WebSocketTestSession
 
 from yacht.web.app import create_app
 from yacht.web.settings import Settings
@@ -170,3 +170,12 @@ class AnnSeat:
             game = self.act({"kind": "roll"})
             best = max(game["potentials"].items(), key=lambda item: item[1])[0]
             self.act({"kind": "score", "category": best})
+
+
+def until(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
+    """The next message of a type, skipping others (e.g. presence updates)."""
+    for _ in range(50):
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind!r} message")

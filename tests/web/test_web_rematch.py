@@ -6,19 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from starlette.testclient import TestClient, WebSocketTestSession
+from starlette.testclient import TestClient
 
-from .helpers import Table
+from .helpers import Table, until
 
 FIREFOX_ANDROID = "Mozilla/5.0 (Android 14; Mobile; rv:128.0) Gecko/128.0 Firefox/128.0"
-
-
-def until(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
-    for _ in range(50):
-        message: dict[str, Any] = ws.receive_json()
-        if message["type"] == kind:
-            return message
-    raise AssertionError(f"no {kind!r} message")
 
 
 def rematch(t: Table, seat: int, number: int, *, agree: bool = True) -> Any:

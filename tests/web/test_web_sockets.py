@@ -14,16 +14,7 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from .helpers import Table
-
-
-def until(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
-    """The next message of a type, skipping others (e.g. presence updates)."""
-    for _ in range(50):
-        message: dict[str, Any] = ws.receive_json()
-        if message["type"] == kind:
-            return message
-    raise AssertionError(f"no {kind!r} message")
+from .helpers import Table, until
 
 
 def quiet(ws: WebSocketTestSession) -> None:

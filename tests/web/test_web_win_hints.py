@@ -18,8 +18,7 @@ from yacht.web.app import create_app
 from yacht.web.service.hints import HintDesk
 from yacht.web.settings import Settings
 
-from .helpers import Table
-from .test_web_sockets import until
+from .helpers import Table, until
 
 
 def _view(table: dict[str, Any]) -> TurnView:

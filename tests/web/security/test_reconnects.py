@@ -13,15 +13,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from yacht.web.edge.limits import QUOTAS
 
-from ..helpers import Table
-
-
-def until(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
-    for _ in range(50):
-        message: dict[str, Any] = ws.receive_json()
-        if message["type"] == kind:
-            return message
-    raise AssertionError(f"no {kind!r} message")
+from ..helpers import Table, until
 
 
 def states_before_pong(ws: WebSocketTestSession) -> list[dict[str, Any]]:

@@ -4,21 +4,11 @@ seat's own token moves it away from another tab."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
-from ..helpers import Table
+from ..helpers import Table, until
 from .test_postgres_names import pg_client  # noqa: F401 (a fixture)
-
-
-def until(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
-    for _ in range(50):
-        message: dict[str, Any] = ws.receive_json()
-        if message["type"] == kind:
-            return message
-    raise AssertionError(f"no {kind!r} message")
 
 
 def unchanged(ws: WebSocketTestSession, revision: int) -> None:
