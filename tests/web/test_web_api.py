@@ -335,6 +335,8 @@ def test_finished_games_can_be_browsed_replayed_and_downloaded(client: TestClien
     assert data["dice"]["server_seed"] == final["server_seed"]
     replay = client.get(f"/api/games/{game_id}/replay").json()
     frames = replay["frames"]
+    reviewed = client.get(f"/api/games/{game_id}/review").status_code == 200
+    assert replay["reviewed"] is reviewed  # the page asks for the review only once there is one
     assert len(frames) == len(data["events"]) + 1
     assert frames[0]["totals"] == [0, 0] and frames[-1]["totals"] == final["totals"]
     assert [f["event"]["action"] for f in frames[1:]] == [e["action"] for e in data["events"]]

@@ -205,6 +205,9 @@ class Replay(Model):
     players: list[str]
     winners: list[int]
     frames: list[Frame]
+    reviewed: bool = Field(
+        description="whether /api/games/{id}/review has the review yet (it is made after the game)"
+    )
 
 
 class Catalog(Model):

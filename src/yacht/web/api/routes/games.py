@@ -100,6 +100,7 @@ async def replay(game_id: GameId, service: Service) -> Replay:
         players=list(game.players),
         winners=game.winners(),
         frames=frames(game),
+        reviewed=row.review is not None,
     )
 
 

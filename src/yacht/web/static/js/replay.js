@@ -159,14 +159,15 @@ async function main() {
   });
   if (!replay) return;
   decisionSteps(replay.frames);
-  api(`api/games/${id}/review`)
-    .then((found) => {
-      review = found;
-      $("#review").hidden = false;
-      document.querySelector("main").classList.add("with-review");
-      render();
-    })
-    .catch(() => {}); // not reviewed yet: the replay alone
+  if (replay.reviewed) // not reviewed yet: the replay alone (asking would only be told 404)
+    api(`api/games/${id}/review`)
+      .then((found) => {
+        review = found;
+        $("#review").hidden = false;
+        document.querySelector("main").classList.add("with-review");
+        render();
+      })
+      .catch(() => {});
   $("#review").addEventListener("click", (event) => {
     const row = event.target.closest("tr[data-step]");
     if (row) go(Number(row.dataset.step));
