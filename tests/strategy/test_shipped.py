@@ -26,7 +26,11 @@ def test_the_shipped_table_is_the_one_the_solver_builds() -> None:
     key = shipped_keys()["traditional"]
     with np.load(cache.SHIPPED / f"{key}.npz") as data:
         shipped = data["array"]
-    assert np.array_equal(shipped, solve("traditional", use_cache=False).values())
+    built = solve("traditional", use_cache=False).values()
+    # The same table up to the order a numpy adds in: numpy 2.4.6 (a fresh venv today) differs
+    # from the one that wrote the file in 1,352 of 4,096 values, by at most 6e-14 points.
+    assert shipped.shape == built.shape
+    np.testing.assert_allclose(shipped, built, rtol=0, atol=1e-9)
 
 
 def test_an_empty_cache_reads_the_shipped_values_without_building(
