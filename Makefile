@@ -54,7 +54,7 @@ pytest: $(RL_STAMP)
 
 test: services lint typecheck docs pytest
 
-FAST := -m "not slow and not services and not browser"
+FAST := -m "not slow and not services and not browser and not rl"
 test-fast: $(STAMP)
 	$(BIN)/pytest -n 2 $(FAST)
 

@@ -39,7 +39,7 @@ SLOW_SECONDS = 2.0
 """A test measured over this (setup, call and teardown, one process) is marked ``slow``."""
 HIDING_SECONDS = 5.0
 """A fast-tier test over this in a run is named at the end of the run."""
-FAST_TIER_OUT = ("slow", "services", "browser")
+FAST_TIER_OUT = ("slow", "services", "browser", "rl")
 """The marks ``make test-fast`` leaves out."""
 
 _TEMP = Path(tempfile.mkdtemp(prefix="yacht-test-"))

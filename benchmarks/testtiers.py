@@ -25,8 +25,9 @@ from benchmarks.machine import cpu_model
 ROOT = Path(__file__).resolve().parents[1]
 FAST = [
     str(ROOT / ".venv" / "bin" / "pytest"),
-    *("-n", "2", "-m", "not slow and not services and not browser"),
+    *("-n", "2", "-m", "not slow and not services and not browser and not rl"),
 ]
+"""The Makefile's ``test-fast`` (its ``FAST``, the marks ``conftest.FAST_TIER_OUT`` names)."""
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 """As the Makefile runs it: with the bytecode caches, whatever the environment says."""
 DOC = ROOT / "docs" / "development.md"

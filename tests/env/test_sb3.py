@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from importlib.util import find_spec
 from typing import Any
 
 import gymnasium
@@ -15,21 +16,19 @@ from yacht.rules import preset_names
 
 pytestmark = pytest.mark.rl
 
-sb3 = pytest.importorskip(
-    "stable_baselines3", reason="Stable-Baselines3 not installed: pip install -e '.[rl]'"
-)
-sb3_contrib = pytest.importorskip(
-    "sb3_contrib", reason="sb3-contrib not installed: pip install -e '.[rl]'"
-)
-from sb3_contrib import MaskablePPO  # noqa: E402
-from sb3_contrib.common.maskable.utils import get_action_masks  # noqa: E402
-from stable_baselines3.common.env_checker import check_env  # noqa: E402
-from stable_baselines3.common.env_util import make_vec_env  # noqa: E402
-from stable_baselines3.common.vec_env import SubprocVecEnv  # noqa: E402
+if find_spec("stable_baselines3") is None or find_spec("sb3_contrib") is None:
+    pytest.skip(
+        "Stable-Baselines3 and sb3-contrib not installed: pip install -e '.[rl]'",
+        allow_module_level=True,
+    )
+# Stable-Baselines3 is imported by the tests that use it, not at collection: it brings torch,
+# seconds that every pytest process would pay even where these tests are not selected.
 
 
 @pytest.mark.parametrize("preset", preset_names())
 def test_sb3_check_env_passes_on_the_registered_id(preset: str) -> None:
+    from stable_baselines3.common.env_checker import check_env
+
     # check_env steps 10 unmasked random actions; before illegal_action it raised in most runs.
     for _ in range(20):
         env = gymnasium.make(ENV_ID, rules=preset).unwrapped
@@ -37,11 +36,15 @@ def test_sb3_check_env_passes_on_the_registered_id(preset: str) -> None:
 
 
 def test_sb3_check_env_checks_both_render_modes() -> None:
+    from stable_baselines3.common.env_checker import check_env
+
     check_env(YachtEnv(render_mode="rgb_array"), skip_render_check=False)
     check_env(YachtEnv(render_mode="ansi"), skip_render_check=False)
 
 
 def test_sb3_check_env_passes_on_the_observation_options() -> None:
+    from stable_baselines3.common.env_checker import check_env
+
     for _ in range(5):
         check_env(FaceCounts(YachtEnv()))
         check_env(Features(YachtEnv()))
@@ -50,6 +53,9 @@ def test_sb3_check_env_passes_on_the_observation_options() -> None:
 
 
 def test_make_vec_env_on_the_id_steps_renders_and_masks() -> None:
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.env_util import make_vec_env
+
     venv = make_vec_env(ENV_ID, n_envs=2, seed=0, env_kwargs={"rules": "clubhouse"})
     assert venv.num_envs == 2 and venv.render_mode == "rgb_array"
     obs = venv.reset()
@@ -76,6 +82,10 @@ def test_make_vec_env_on_the_id_steps_renders_and_masks() -> None:
 
 
 def test_make_vec_env_in_subprocesses_with_the_module_prefixed_id() -> None:
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
     # Worker processes start without the registry of this one; "yacht.env:" imports it there.
     venv = make_vec_env(f"yacht.env:{ENV_ID}", n_envs=2, vec_env_cls=SubprocVecEnv, seed=1)
     try:
@@ -111,6 +121,9 @@ def test_gymnasium_make_vec_renders_rgb_arrays() -> None:
 
 
 def test_maskable_ppo_finds_the_masks_and_plays_only_legal_actions() -> None:
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.env_util import make_vec_env
+
     venv = make_vec_env(ENV_ID, n_envs=2, seed=0)
     model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0)
     model.learn(128)
@@ -126,6 +139,7 @@ def test_maskable_ppo_finds_the_masks_and_plays_only_legal_actions() -> None:
 
 def test_unmasked_ppo_learns_on_the_default_env_without_crashing() -> None:
     from stable_baselines3 import PPO
+    from stable_baselines3.common.env_util import make_vec_env
 
     venv = make_vec_env(ENV_ID, n_envs=2, seed=0)
     model = PPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0)

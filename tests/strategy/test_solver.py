@@ -6,14 +6,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from yacht.dice import KEEPS
+from yacht.dice import KEEPS, ROLLS, outcome_probability
 from yacht.rules import CATEGORIES, Category, rules_by_name
 from yacht.strategy import cache, solve, solver
 from yacht.strategy.cache import cache_dir
 from yacht.strategy.solver import build_values
-from yacht.strategy.tables import ROLL_INDEX, ROLL_KEEP, score_table
+from yacht.strategy.tables import ROLL_INDEX, ROLL_KEEP, TRANSITION, score_table
 
 from . import brute
+
+
+def test_every_keep_and_roll_has_the_exact_chance_of_the_dice() -> None:
+    """The table of chances is built from the outcomes each keep rolls; every one of its
+    116,424 entries is the rounded exact fraction of the rules of chance, zeros included."""
+    exact = [[float(outcome_probability(k, r)) for r in ROLLS] for k in KEEPS]
+    assert TRANSITION.tolist() == exact
+    assert np.count_nonzero(TRANSITION) == 4368
 
 
 def test_traditional_expected_score_matches_the_published_figure() -> None:
