@@ -8,8 +8,8 @@
 - Tests are marked ``services`` (PostgreSQL and Redis), ``browser`` (Chromium) or ``rl``
   (torch and Stable-Baselines3) by what they need, and ``slow`` by what they took: a test whose
   measured time in ``tests/durations.json`` (``make durations``) is over ``SLOW_SECONDS``.
-  ``make test-fast`` leaves out ``slow``, ``services`` and ``browser``; a test not measured yet
-  counts as fast, and the end of every run names the fast tests that took over
+  ``make test-fast`` leaves out ``slow``, ``services``, ``browser`` and ``rl``; a test not
+  measured yet counts as fast, and the end of every run names the fast tests that took over
   ``HIDING_SECONDS``, so a slow one cannot hide in the fast tier.
 - A test whose service, browser or package this machine lacks is skipped with one line naming
   what is missing and how to get it; under ``YACHT_REQUIRE_ALL=1`` (CI) every skip is a failure.
@@ -19,11 +19,13 @@ This file sits at the root rather than in tests/ so that it covers the doctests 
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -196,16 +198,28 @@ class Timings:
 @pytest.fixture(scope="session")
 def own_tables() -> Callable[[str], Path]:
     """A cache folder of a test module's own, kept between runs like the shared one (for
-    tables the rest of the session must not find, such as a duel's solved layers)."""
+    tables the rest of the session must not find, such as a duel's solved layers). Both xdist
+    workers share it: build into it inside :func:`one_builder`."""
 
     def folder(name: str) -> Path:
-        # one per xdist worker: two workers building the same layered table at once would
-        # write the same partial files
-        path = TABLES / name / os.environ.get("PYTEST_XDIST_WORKER", "main")
+        path = TABLES / name
         path.mkdir(parents=True, exist_ok=True)
         return path
 
     return folder
+
+
+@contextlib.contextmanager
+def one_builder(folder: Path) -> Iterator[None]:
+    """Hold ``folder``'s lock while building into it: a second pytest worker building the same
+    layered table at once would write the same partial files, so it waits, then finds the
+    layers built and reads them."""
+    with open(folder / ".building", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

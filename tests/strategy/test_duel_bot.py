@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import one_builder
 
 from yacht.bots import make_bot
 from yacht.dice import KEEPS, RandomDice
@@ -37,10 +38,12 @@ OTHER = (Category.CHOICE, Category.BIG_STRAIGHT)
 def tables(own_tables: Callable[[str], Path]) -> Iterator[None]:
     """The tables' endgame layers in a cache of this module's own: in the session's cache
     they would answer every later heads-up hint of the session as a solved table."""
+    folder = own_tables("duel-bot")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(ENV_VAR, str(own_tables("duel-bot")))
-        for kind in (MINIMAX, FIRST, SECOND):
-            build_layers(TRADITIONAL, kind, lowest=20)
+        mp.setenv(ENV_VAR, str(folder))
+        with one_builder(folder):
+            for kind in (MINIMAX, FIRST, SECOND):
+                build_layers(TRADITIONAL, kind, lowest=20)
         yield
 
 

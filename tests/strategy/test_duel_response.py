@@ -5,10 +5,12 @@ the order against table (a)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import one_builder
 
 from yacht.dice import ROLLS, sub_keeps
 from yacht.dice import outcomes as roll_outcomes
@@ -28,11 +30,13 @@ Roll = tuple[int, ...]
 
 
 @pytest.fixture(scope="module")
-def tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Layers 20-23 of both seats' chains and of table (a)."""
-    base = tmp_path_factory.mktemp("duel")
-    for kind in (FIRST, SECOND, MINIMAX):
-        build_layers(TRADITIONAL, kind, lowest=20, folder=base / kind.name)
+def tables(own_tables: Callable[[str], Path]) -> Path:
+    """Layers 20-23 of both seats' chains and of table (a), built once by this code and kept
+    between runs (a build finds finished layers and keeps them)."""
+    base = own_tables("duel-response")
+    with one_builder(base):
+        for kind in (FIRST, SECOND, MINIMAX):
+            build_layers(TRADITIONAL, kind, lowest=20, folder=base / kind.name)
     return base
 
 

@@ -60,7 +60,10 @@ def brute_force(mover: frozenset[Category], other: frozenset[Category], lead: in
 
 @pytest.fixture(scope="module")
 def exact() -> Endgame:
-    return build_endgame(TRADITIONAL, 2, double=True)
+    # Built by this code once and then read from the tests' table cache (keyed by the code's
+    # digest, conftest.TABLES); test_the_double_table_from_the_cache_is_the_one_built checks
+    # that a table read back is the table built.
+    return endgame(TRADITIONAL, 2, double=True)
 
 
 ONE_EACH = [
@@ -146,6 +149,21 @@ def test_table_is_cached_on_disk_by_content(
     fresh = endgame("traditional", 1, use_cache=False)
     assert fresh is not first
     assert float(abs(fresh.table - first.table).max()) == 0.0
+
+
+def test_the_double_table_from_the_cache_is_the_one_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ENV_VAR, str(tmp_path))
+    built = endgame("traditional", 1, double=True)
+    assert built.table.dtype == "float64"
+    names = sorted(os.listdir(tmp_path))
+    assert any("-k1-f64-" in name for name in names), names
+    read = endgame("traditional", 1, double=True)  # not kept in memory: read from the disk
+    assert read is not built and read.table.dtype == "float64"
+    assert (read.table == built.table).all()
+    single = endgame("traditional", 1)  # a key of its own: the double file is not taken
+    assert single.table.dtype == "float32"
 
 
 def test_bonus_is_settled_when_earned_or_out_of_reach() -> None:

@@ -270,15 +270,17 @@ def _next_values(
     return cast(F64, out)
 
 
-def _cache_key(rules: Rules, depth: int) -> str:
-    return f"endgame-{rules.fingerprint()}-k{depth}-v{_FORMAT}"
+def _cache_key(rules: Rules, depth: int, double: bool = False) -> str:
+    precision = "-f64" if double else ""
+    return f"endgame-{rules.fingerprint()}-k{depth}{precision}-v{_FORMAT}"
 
 
-def _load(rules: Rules, depth: int) -> Endgame | None:
+def _load(rules: Rules, depth: int, double: bool = False) -> Endgame | None:
     masks, rank, row, levels = _index(depth)
     count = sum(m.size * o.size for _, _, m, o in levels)
     spread = sum(sorted(score_table(rules).best, reverse=True)[:depth])
-    stored = cache.load(_cache_key(rules, depth), (count, 2 * spread + 1), np.float32)
+    dtype = np.float64 if double else np.float32
+    stored = cache.load(_cache_key(rules, depth, double), (count, 2 * spread + 1), dtype)
     if stored is None:
         return None
     return Endgame(rules, depth, spread, masks, rank, row, stored.array, stored.seconds)
@@ -288,23 +290,34 @@ _BUILT: dict[tuple[str, int], Endgame] = {}
 
 
 @cache.one_at_a_time
-def endgame(rules: Rules | str, depth: int = DEFAULT_DEPTH, *, use_cache: bool = True) -> Endgame:
+def endgame(
+    rules: Rules | str,
+    depth: int = DEFAULT_DEPTH,
+    *,
+    use_cache: bool = True,
+    double: bool = False,
+) -> Endgame:
     """The endgame table of a preset to ``depth`` open categories per player: from memory,
     the disk cache (keyed by the preset's fingerprint and the depth), or built now.
 
-    ``use_cache=False`` builds afresh and touches neither cache.
+    ``use_cache=False`` builds afresh and touches neither cache. ``double=True`` gives the
+    double-precision table (see :func:`build_endgame`), cached on disk under a key of its own
+    and not kept in memory: it is for checks against exact figures, not for play.
     """
     preset = rules_by_name(rules)
     key = (preset.fingerprint(), depth)
     if use_cache:
-        known = _BUILT.get(key) or _load(preset, depth)
+        known = None if double else _BUILT.get(key)
+        known = known or _load(preset, depth, double)
         if known is not None:
-            _BUILT[key] = known
+            if not double:
+                _BUILT[key] = known
             return known
-    game = build_endgame(preset, depth)
+    game = build_endgame(preset, depth, double=double)
     if use_cache:
-        _BUILT[key] = game
-        cache.store(_cache_key(preset, depth), game.table, game.seconds)
+        if not double:
+            _BUILT[key] = game
+        cache.store(_cache_key(preset, depth, double), game.table, game.seconds)
     return game
 
 
