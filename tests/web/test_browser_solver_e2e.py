@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 from playwright.sync_api import Page
+from starlette.testclient import TestClient
 
 from yacht.dice import KEEPS, ROLLS
 from yacht.rules import CATEGORIES, Category, Rules, preset_names, rules_by_name
@@ -273,3 +274,15 @@ def test_bad_input_is_refused_with_a_clear_error_and_changes_nothing(
     ]:
         with pytest.raises(ValueError):
             hint(preset, used, dice, rolls, upper=upper)
+
+
+def test_the_server_serves_the_tables_as_written(client: TestClient) -> None:
+    index = client.get("/static/tables/index.json")
+    assert index.status_code == 200 and index.headers["content-type"] == "application/json"
+    assert index.content == (browser.TABLES / "index.json").read_bytes()
+    for entry in index.json()["presets"]:
+        r = client.get(f"/static/tables/{entry['values']['file']}")
+        assert r.status_code == 200 and r.headers["content-type"] == "application/octet-stream"
+        assert r.content == (browser.TABLES / entry["values"]["file"]).read_bytes()
+        assert "etag" in r.headers  # a page asks again only whether it changed
+    assert client.get("/static/tables/values-nothing-v1.bin").status_code == 404
