@@ -21,10 +21,12 @@ from sqlalchemy.orm.instrumentation import ClassManager, manager_of_class
 from yacht.web.protocol.views import GameStatus, SeatKind
 
 __all__ = [
+    "AccountRow",
     "BannedNameRow",
     "Base",
     "GameRow",
     "SeatRow",
+    "SessionRow",
     "TableRow",
     "columns_of",
     "snapshot_row",
@@ -76,6 +78,14 @@ class SeatRow(Base):
     # When the holder was last seen (joined, connected, acted, left): the grace period
     # before another player may hand the seat to a bot counts from here.
     seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    # The account that holds the seat (a signed-in player who joined, or a guest who claimed
+    # it), and the hash of the seat token derived for that account (see
+    # yacht.web.service.accounts.seat_token): the seat follows the account to other devices
+    # while the token the joining browser holds keeps working. No foreign key: an account row
+    # is never deleted (a deleted account keeps its name), and SQLite cannot drop a column
+    # that has one, which the migration's downgrade does.
+    account_id: Mapped[int | None] = mapped_column(Integer, index=True, default=None)
+    account_token_hash: Mapped[str | None] = mapped_column(String(64), default=None)
 
 
 class GameRow(Base):
@@ -115,6 +125,39 @@ class BannedNameRow(Base):
     name_key: Mapped[str] = mapped_column(String(160), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     banned_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AccountRow(Base):
+    """A player's account (optional: guests play without one). A deleted account keeps its
+    row, name and skeleton (the name stays taken) and loses everything else."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(40))
+    # What the name looks like (yacht.web.service.accounts.account_key): never two alike.
+    name_skeleton: Mapped[str] = mapped_column(String(160), unique=True, index=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200))  # argon2id (PHC string)
+    recovery_hash: Mapped[str | None] = mapped_column(String(200))  # argon2id of the code
+    # The key the account's seat tokens are derived from (HMAC-SHA256 of table and seat).
+    seat_key: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session id (the id itself is only in the
+    cookie), the account, and the CSRF token its changes must carry."""
+
+    __tablename__ = "sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    csrf_token: Mapped[str] = mapped_column(String(64))
 
 
 Row = TypeVar("Row", bound=Base)

@@ -321,6 +321,12 @@ class Store:
             self.outage.succeeded()
         return result
 
+    async def guarded(self, work: Awaitable[T]) -> T:
+        """``await work`` as the store awaits its own statements (the accounts' store,
+        :mod:`yacht.web.storage.accounts`, runs through this): the database gone is
+        :class:`~yacht.web.storage.outage.Unavailable`, and the outage is told."""
+        return await self._guard(work)
+
     async def _thread(self, read: Callable[..., T], *args: Any) -> T:
         """A read in a worker thread, once more when the database was gone (the engine has
         replaced its connections by then: SQLAlchemy invalidates its pool on a lost one)."""
