@@ -3,6 +3,7 @@
 import importlib
 
 MODULES: tuple[str, ...] = (
+    "benchmarks.browser_solver",
     "benchmarks.core",
     "benchmarks.duel",
     "benchmarks.openspiel",
