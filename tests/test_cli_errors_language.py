@@ -36,6 +36,7 @@ MODULES = [
     "yacht.start",
     "yacht.game_json",
     "yacht.review",
+    "yacht.skill",
     "yacht.strategy.errors",
     "yacht.bots.base",
     "yacht.web.service.fairness",

@@ -33,6 +33,7 @@ CORE_FILES = [
     "game_json.py",
     "game.py",
     "review.py",
+    "skill.py",
     "i18n.py",
     "strategy/errors.py",
     "bots/base.py",
