@@ -122,6 +122,7 @@ SUB_KEEPS: I64 = _sub_keeps()
 """``SUB_KEEPS[r]``: KEEPS indices of the distinct keeps of 0-4 dice inside roll r, the larger
 first, padded with repeats to 31 columns."""
 
+
 def _transition() -> F64:
     """:func:`yacht.dice.outcome_probability` of every keep and roll, made from the outcomes of
     the dice each keep rolls (4,368 of them) rather than from all 116,424 pairs, which took a
