@@ -40,6 +40,7 @@ MODULES = [
     "yacht.strategy.errors",
     "yacht.bots.base",
     "yacht.web.service.fairness",
+    "yacht.web.service.accounts",
     "yacht.cli",
     "yacht.cli.errors",
 ]

@@ -38,6 +38,7 @@ CORE_FILES = [
     "strategy/errors.py",
     "bots/base.py",
     "web/service/fairness.py",
+    "web/service/accounts.py",
     *sorted(
         str(p.relative_to(PACKAGE)) for p in (PACKAGE / "cli").glob("*.py") if p.name != "tui.py"
     ),

@@ -3,7 +3,9 @@ same ``--database`` option and ``YACHT_DATABASE_URL`` variables).
 
 ``tables list`` and ``tables close CODE``; ``names ban NAME``, ``names unban NAME`` and
 ``names list`` (a banned name cannot be taken at any table, whatever its case); ``games delete
---player NAME --yes`` (a player's finished games, deleted on their request).
+--player NAME --yes`` (a player's finished games, deleted on their request); ``reset-password
+NAME`` (an account's password is gone and its sessions end: the new recovery code printed is
+the player's way back in, see docs/web/accounts.md).
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ CODE = re.compile(r"[A-Za-z0-9]{1,12}")
 
 def register(subs: Any) -> None:
     _ = cli_gettext()
-    what = _("the operator's tool: list and close tables, ban names, delete a player's games")
+    what = _(
+        "the operator's tool: list and close tables, ban names, delete a player's games, "
+        "reset an account's password"
+    )
     p = subs.add_parser("admin", help=what, description=what)
     add_lang_option(p)
     kinds = p.add_subparsers(dest="kind", required=True, metavar=_("COMMAND"))
@@ -79,6 +84,14 @@ def register(subs: Any) -> None:
     )
     q.add_argument("--yes", action="store_true", help=_("delete them (else only count them)"))
     _common(q, _games_delete)
+
+    what = _(
+        "reset an account's password: sign it out everywhere and print a new recovery code "
+        "for its player"
+    )
+    q = kinds.add_parser("reset-password", help=what, description=what)
+    q.add_argument("name", metavar=_("NAME"), help=_("the account's name"))
+    _common(q, _reset_password)
 
 
 def _common(p: argparse.ArgumentParser, handler: Any) -> None:
@@ -243,4 +256,26 @@ def _games_delete(args: argparse.Namespace) -> int:
         print(
             _("{games} of {name}; add --yes to delete them").format(games=games, name=_shown(name))
         )
+    return 0
+
+
+def _reset_password(args: argparse.Namespace) -> int:
+    from yacht.web.service.accounts import operator_reset
+
+    _ = cli_gettext()
+    name = _name(args.name)
+    engine = _engine(args)
+    try:
+        found = operator_reset(engine, name)
+    finally:
+        engine.dispose()
+    if found is None:
+        raise CommandError(_("no account named {name}").format(name=_shown(name)))
+    account, code = found
+    print(
+        _(
+            "the password of {name} is reset and every session ended; their new recovery "
+            "code (give it to them, once): {code}"
+        ).format(name=_shown(account), code=code)
+    )
     return 0

@@ -110,6 +110,7 @@ def create_app(
             await runner.stop()
             await service.presence.settle()
             service.hints.close()
+            service.accounts.close()
             close = getattr(service.broadcaster, "aclose", None)
             if close is not None:
                 await close()

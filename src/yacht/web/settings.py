@@ -109,6 +109,8 @@ class Settings(BaseSettings):
     shutdown_grace: float = Field(default=10.0, ge=0)
     # addresses and networks whose connections may read /metrics, comma-separated
     metrics_allow: str = "127.0.0.1,::1"
+    # days a signed-in browser's session lasts without a request (accounts: docs/web/accounts.md)
+    session_days: float = Field(default=30.0, gt=0)
     # The path behind a reverse proxy (/yacht for https://example.org/yacht/; "": the root).
     root_path: str = Field(default="", pattern=r"^(/[A-Za-z0-9._~-]+)*$")
 

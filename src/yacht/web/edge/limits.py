@@ -144,6 +144,12 @@ QUOTAS: dict[str, Quota] = {
     "connect": Quota(burst=30, every=2.0),  # WebSockets opened (a page reconnects after a drop)
     "seat": Quota(burst=6, every=5.0),  # one seat's hellos (per table and seat, any client)
     "guess": Quota(burst=20, every=3.0),  # table codes asked for that no table has
+    # accounts (docs/web/accounts.md): sign-ins, recoveries and password checks of a client;
+    # of one name from one client (never of a name alone: a stranger could lock its owner
+    # out); accounts made by a client
+    "signin": Quota(burst=30, every=20.0),
+    "signin_name": Quota(burst=6, every=50.0),
+    "signup": Quota(burst=5, every=720.0),
 }
 LOCAL = frozenset({"127.0.0.1", "::1"})
 """Clients on the server's own machine: its operator (load tests, health checks), to whom the
@@ -237,6 +243,9 @@ _WHAT = {
     "connect": "connections",
     "seat": "reconnects of one seat",
     "guess": "unknown table codes",
+    "signin": "sign-ins",
+    "signin_name": "sign-ins to one account",
+    "signup": "new accounts",
 }
 
 

@@ -26,6 +26,9 @@ ErrorCode = Literal[
     "rate_limited",  # too many messages on one connection (the socket is closed)
     "not_allowed",  # an HTTP method the route does not take
     "unavailable",  # the database cannot be reached now; nothing changed, try again soon
+    "unauthorized",  # not signed in, or a wrong name, password or recovery code
+    "csrf",  # a signed-in change without the session's X-CSRF-Token header
+    "name_taken",  # an account has that name, or one that looks the same, or it is reserved
 ]
 """What went wrong, one word per case; every refusal names one (its HTTP status:
 :data:`ERROR_STATUS`)."""
@@ -47,6 +50,9 @@ ERROR_STATUS: dict[str, int] = {
     "rate_limited": 429,
     "not_allowed": 405,
     "unavailable": 503,
+    "unauthorized": 401,
+    "csrf": 403,
+    "name_taken": 409,
 }
 
 

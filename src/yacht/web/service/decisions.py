@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
@@ -71,7 +71,10 @@ def check_token(snap: TableSnapshot, seat: int, token: str | None) -> SeatRow:
     row = seat_of(snap, seat)
     if not token:
         raise TableError("spectator", "spectators watch: take a seat to play")
-    if row.token_hash is None or not hmac.compare_digest(row.token_hash, hash_token(token)):
+    given = hash_token(token)
+    held = [h for h in (row.token_hash, row.account_token_hash) if h is not None]
+    # both compared, always: the answer's time says nothing of which one matched
+    if not sum(hmac.compare_digest(h, given) for h in held):
         raise TableError("bad_token", f"that token does not hold seat {seat + 1}")
     return row
 
@@ -173,9 +176,16 @@ def start_if_full(snap: TableSnapshot, change: Change, ctx: Context) -> None:
 
 
 def join(
-    snap: TableSnapshot, game: Game | None, ctx: Context, body: JoinSeat, token_hash: str
+    snap: TableSnapshot,
+    game: Game | None,
+    ctx: Context,
+    body: JoinSeat,
+    token_hash: str,
+    account: int | None = None,
 ) -> Change:
-    """A person takes a free seat (with the token whose hash is ``token_hash``)."""
+    """A person takes a free seat (with the token whose hash is ``token_hash``); a signed-in
+    person's seat records their ``account`` (the token is then the account's, see
+    :func:`yacht.web.service.accounts.seat_token`)."""
     row = seat_of(snap, body.seat)
     if row.kind == "bot":
         raise TableError("seat_taken", f"seat {body.seat + 1} is played by a bot")
@@ -194,10 +204,36 @@ def join(
         "claimed_at": stamp,
         "seen_at": stamp,
     }
+    if account is not None:
+        change.seats[body.seat] |= {"account_id": account, "account_token_hash": token_hash}
     if body.seed and snap.game.fair is not None:
         fair = fairness.contribute(snap.game.fair, body.seat, body.seed, stamp.isoformat())
         change.game["fair"] = fair or snap.game.fair
     start_if_full(snap, change, ctx)
+    return change
+
+
+def claim(
+    snap: TableSnapshot,
+    game: Game | None,
+    tokens: Mapping[int, str],
+    account: int,
+    hashes: Mapping[int, str],
+) -> Change:
+    """A signed-in player claims the seats whose tokens they hold (a guest's seats, kept by
+    the browser): each records the ``account`` and the hash of the account's own token for it
+    (``hashes``, by seat); the token the browser holds keeps working. A wrong token, or a
+    seat an account holds already, is passed over; ``bad_token`` when nothing is claimed."""
+    change = Change(engine=game)
+    for seat, token in sorted(tokens.items()):
+        try:
+            row = check_token(snap, seat, token)
+        except TableError:
+            continue
+        if row.account_id is None:
+            change.seats[seat] = {"account_id": account, "account_token_hash": hashes[seat]}
+    if not change.seats:
+        raise TableError("bad_token", "none of these tokens holds a seat to claim")
     return change
 
 

@@ -43,6 +43,7 @@ from yacht.web.protocol.messages import (
 )
 from yacht.web.protocol.names import name_key
 from yacht.web.service import bots, decisions, rematch
+from yacht.web.service.accounts import Account, AccountService, refusal, seat_token
 from yacht.web.service.decisions import Context, Decide, hash_token
 from yacht.web.service.hints import HintDesk
 from yacht.web.service.lobby import checked, opening_rows
@@ -93,6 +94,7 @@ class TableService:
         every = 60.0 / settings.connects_per_minute
         connects = Quota(burst=settings.connects_per_minute, every=every)
         self.limits = ClientLimits({**QUOTAS, "connect": connects})
+        self.accounts = AccountService(store, settings, self.limits)
         self._background: set[asyncio.Task[None]] = set()
         self._presence_due: set[str] = set()  # tables with a presence announcement coming
         self._presence_at: dict[str, float] = {}  # when each table's last one went out
@@ -430,17 +432,33 @@ class TableService:
                 "busy", f"the server has {total} tables of bots being played: try again later"
             )
 
-    async def _check_names(self, names: list[str]) -> None:
-        """Refuse a name the operator has banned (``yacht admin names ban``)."""
+    async def _check_names(self, names: list[str], account: Account | None = None) -> None:
+        """Refuse a name the operator has banned (``yacht admin names ban``), and a name that
+        looks like an account's, unless it is ``account``'s own."""
         for name in names:
             if await self.store.ais_banned(name_key(name)):
                 raise TableError("invalid", f"the name {name!r} cannot be taken here")
+            if account is not None and name == account.name:
+                continue
+            holder = await self.accounts.name_holder(name)
+            if holder is not None:
+                raise refusal("name_taken", "name_held", name=repr(name))
 
-    async def join(self, code: str, body: JoinSeat) -> Joined:
-        await self._check_names([body.name])
-        token = secrets.token_urlsafe(24)
+    async def join(self, code: str, body: JoinSeat, account: Account | None = None) -> Joined:
+        """Take a free seat. A signed-in person sits under their account's name, and the seat
+        follows the account: its token is the account's
+        (:func:`yacht.web.service.seats.mine` gives it again on any device)."""
+        code = code.upper()
+        if account is not None:
+            body = body.model_copy(update={"name": account.name})
+            token = seat_token(account.seat_key, code, body.seat)
+        else:
+            token = secrets.token_urlsafe(24)
+        await self._check_names([body.name], account)
+        held = hash_token(token)
+        who = None if account is None else account.id
         state = await self.change(
-            code, lambda s, g: decisions.join(s, g, self._context(), body, hash_token(token))
+            code, lambda s, g: decisions.join(s, g, self._context(), body, held, who)
         )
         return Joined(seat=body.seat, token=token, table=TableState.model_validate(state))
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from yacht.web.api.deps import Code, Service, limit
+from yacht.web.api.deps import Code, Player, Service, limit
 from yacht.web.edge.limits import client_key
 from yacht.web.protocol.errors import TableError
 from yacht.web.protocol.messages import (
@@ -21,6 +21,7 @@ from yacht.web.protocol.messages import (
     TableState,
     TakeBackMessage,
 )
+from yacht.web.service.accounts import Account
 from yacht.web.service.state import public_game_json
 
 __all__ = ["router"]
@@ -37,10 +38,12 @@ async def table(code: Code, service: Service, request: Request) -> TableState:
 
 
 @router.post("/join", tags=["table"], dependencies=[limit("join")])
-async def join(code: Code, body: JoinSeat, service: Service) -> Joined:
+async def join(code: Code, body: JoinSeat, service: Service, player: Player) -> Joined:
     """Take a free seat: the answer holds the seat's secret token (keep it). Send your own
-    ``seed`` for the dice, made after you saw the table's ``game.commitment``."""
-    return await service.join(code, body)
+    ``seed`` for the dice, made after you saw the table's ``game.commitment``. Signed in, you
+    sit under your account's name and the seat follows the account
+    (``GET /api/tables/{code}/mine`` gives its token on any device)."""
+    return await service.join(code, body, player if isinstance(player, Account) else None)
 
 
 @router.post("/actions", tags=["play"], dependencies=ACTION)
