@@ -93,9 +93,8 @@ def test_a_scorer_the_browser_cannot_score_is_refused_and_nothing_is_written(
         ValueError, match=r"solver.js cannot score a Doubles \(.*Doubles\(face=1\)\)"
     ):
         browser.rules_data(odd)
-    real = browser.rules_by_name
     monkeypatch.setattr(
-        browser, "rules_by_name", lambda name: odd if name == "knizia" else real(name)
+        browser, "rules_by_name", lambda name: odd if name == "knizia" else rules_by_name(name)
     )
     (tmp_path / "values-gone-v1.bin").write_bytes(b"old")
     with pytest.raises(ValueError, match="Doubles"):

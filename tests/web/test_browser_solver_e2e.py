@@ -190,9 +190,9 @@ def test_the_start_of_a_game_is_worth_the_engines_expected_score(
         solution = solve(name)
         states = [[0, 0]]
         for _ in range(30):
-            used = rng.sample(range(len(CATEGORIES)), rng.randint(1, 11))
-            upper = sum((c + 1) * rng.randint(0, 5) for c in used if c < 6)
-            states.append([sum(1 << c for c in used), upper])
+            picked = rng.sample(range(len(CATEGORIES)), rng.randint(1, 11))
+            upper = sum((c + 1) * rng.randint(0, 5) for c in picked if c < 6)
+            states.append([sum(1 << c for c in picked), upper])
         got = in_page(
             page,
             """const solver = await s.loadSolver(arg.name);
@@ -264,14 +264,15 @@ def test_bad_input_is_refused_with_a_clear_error_and_changes_nothing(
     assert got["three_rolls"][2] == "rolls left must be 0, 1 or 2, got 3"
     assert "4095 values, not 4096 x 1" in got["short_file"][2]
     # the engine refuses the same questions
-    for used, dice, rolls, upper, preset in [
+    asks: list[tuple[Any, list[int], int, int, str]] = [
         (0, [1, 2, 3, 4, 7], 2, 0, "traditional"),
         (0, [1, 2, 3, 4, 5], 3, 0, "traditional"),
         (4095, [1, 2, 3, 4, 5], 0, 0, "traditional"),
         (["bonus"], [1, 2, 3, 4, 5], 0, 0, "traditional"),
         (5000, [1, 2, 3, 4, 5], 0, 0, "traditional"),
         (["ones"], [1, 2, 3, 4, 5], 0, 7, "clubhouse"),
-    ]:
+    ]
+    for used, dice, rolls, upper, preset in asks:
         with pytest.raises(ValueError):
             hint(preset, used, dice, rolls, upper=upper)
 
