@@ -114,6 +114,7 @@ def test_bot_marks_are_reproducible_and_ordered_by_strength() -> None:
     medium, best = marks
     assert best.loss == 0.0 and best.played_like == pytest.approx(optimum("traditional"))
     assert best.accuracy == 100.0
+    assert best.luck == pytest.approx(best.score - best.played_like)
     assert medium.loss > 0 and medium.played_like < best.played_like
     assert bot_marks(games=3, seed=5, bots=("medium",))[0] == medium
     with pytest.raises(SkillError):

@@ -39,7 +39,7 @@ import math
 import random
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from yacht.bots import make_bot, play_game
@@ -247,8 +247,10 @@ def implausible(
 class BotMark:
     """A bot's figures over simulated solo games: the mean final score and the mean N
     ("played like"), each with its standard error, the mean points lost per game, the
-    mean accuracy (percent) and the lowest mean loss over any :data:`FLAG_GAMES` games in a
-    row (what the flag would have seen at the bot's best stretch)."""
+    mean accuracy (percent), the lowest mean loss over any :data:`FLAG_GAMES` games in a
+    row (what the flag would have seen at the bot's best stretch), and the mean of score - N
+    game by game (the dice's luck, 0 in expectation by the identity) with its standard
+    error."""
 
     bot: str
     games: int
@@ -259,6 +261,9 @@ class BotMark:
     loss: float
     accuracy: float
     lowest_window_loss: float | None
+    luck: float = 0.0
+    luck_se: float = 0.0
+    losses: tuple[float, ...] = field(default=(), repr=False)  # per game, in order
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -273,6 +278,8 @@ class BotMark:
             "lowest_window_loss": None
             if self.lowest_window_loss is None
             else round(self.lowest_window_loss, 4),
+            "luck": round(self.luck, 4),
+            "luck_se": round(self.luck_se, 4),
         }
 
 
@@ -299,6 +306,7 @@ def bot_mark(
         scores.append(result.players[0].total)
         lost.append(points_lost(result, 0))
         accuracy.append(result.players[0].accuracy or 0.0)
+    luck = [s - (best - x) for s, x in zip(scores, lost, strict=True)]
     n = FLAG_GAMES
     windows = [statistics.fmean(lost[i : i + n]) for i in range(len(lost) - n + 1)]
     return BotMark(
@@ -311,6 +319,9 @@ def bot_mark(
         loss=statistics.fmean(lost),
         accuracy=statistics.fmean(accuracy),
         lowest_window_loss=min(windows) if windows else None,
+        luck=statistics.fmean(luck),
+        luck_se=_se(luck),
+        losses=tuple(lost),
     )
 
 
