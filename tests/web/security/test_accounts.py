@@ -8,8 +8,11 @@ a signed-in player acting for another seat, and bodies that are too big or not b
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from sqlalchemy import create_engine, text
@@ -210,6 +213,35 @@ def test_sign_ups_are_limited_per_client(web: Site, db: Path) -> None:
     assert error(r) == (429, "rate_limited")
     assert _accounts(db) == QUOTAS["signup"].burst
     web.device("198.51.100.2").sign_up("Elsewhere")
+
+
+def test_a_flood_of_sign_ins_is_refused_and_never_stalls_the_moves(web: Site) -> None:
+    """argon2 runs on the hashing threads: while they are all taken, a move goes through, and
+    one more sign-in is refused at once (503 ``busy``) instead of queueing without end."""
+    web.device().sign_up("Ann")
+    hashing = web.app.state.service.accounts.hashing
+    hashing.slots = 1  # one hash at a time, none waiting (the server's default: 9 per thread)
+    started, gate = threading.Event(), threading.Event()
+    verify = web.hasher.verify
+
+    def held(hash: str | bytes, password: str | bytes) -> Literal[True]:
+        started.set()
+        gate.wait(30)
+        return verify(hash, password)
+
+    web.hasher.verify = held  # type: ignore[method-assign]
+    with ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(web.device("198.51.100.2").sign_in, "Ann")
+        assert started.wait(30)  # a sign-in is hashing, and stays there until the gate opens
+        guest = web.device("198.51.100.3")
+        code = guest.table("human")
+        token = guest.join(code, 0, "Zoë")
+        assert guest.act(code, 0, token, {"kind": "roll"}).status_code == 200  # moves go on
+        before = web.hasher.verifies
+        assert error(web.device("198.51.100.4").sign_in("Ann")) == (503, "busy")
+        assert web.hasher.verifies == before  # refused before any argon2 work
+        gate.set()
+        assert pending.result(30).status_code == 200
 
 
 def test_known_and_unknown_names_cost_one_verify_and_get_the_same_answer(web: Site) -> None:

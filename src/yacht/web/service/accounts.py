@@ -2,12 +2,9 @@
 account, export its data; and the :data:`Player` every request is made by (an :class:`Account`
 or the :data:`GUEST`), resolved once by the API's dependency from the session cookie.
 
-Passwords and recovery codes are hashed with argon2id (``argon2-cffi``) in the parameters of
-RFC 9106's second recommended option, the "low-memory" profile (``argon2.profiles.
-RFC_9106_LOW_MEMORY``: 64 MiB, 3 passes, 4 lanes; the library's defaults too): the first
-option's 2 GiB per hash is more than a small game server can give each sign-in. Hashing runs on
-:class:`Hashing`'s few worker threads with a bounded queue (a flood of sign-ins is refused with
-``busy``, it does not stall the event loop that carries the moves; argon2 releases the GIL).
+Passwords and recovery codes are hashed with argon2id on a small bounded pool of threads
+(:mod:`yacht.web.service.credentials`: a flood of sign-ins is refused with ``busy``, it does not
+stall the event loop that carries the moves).
 
 Every sign-in attempt does exactly one argon2 verify, whether the name is an account's or not:
 an unknown or deleted name is verified against a dummy hash of the same parameters, and the
@@ -16,24 +13,17 @@ answer is the same ``unauthorized`` refusal, byte for byte.
 
 from __future__ import annotations
 
-import asyncio
-import base64
 import functools
 import hashlib
-import hmac
-import os
 import re
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from argon2.profiles import RFC_9106_LOW_MEMORY
 from sqlalchemy import Engine
 
@@ -43,6 +33,12 @@ from yacht.web.edge.limits import ClientLimits
 from yacht.web.protocol.errors import ErrorCode, TableError
 from yacht.web.protocol.names import check_name, skeleton
 from yacht.web.service import bots
+from yacht.web.service.credentials import (
+    Hashing,
+    new_recovery_code,
+    password_form,
+    recovery_key,
+)
 from yacht.web.service.state import public_game_json
 from yacht.web.settings import Settings
 from yacht.web.storage.accounts import (
@@ -74,15 +70,11 @@ __all__ = [
     "AccountError",
     "AccountService",
     "Guest",
-    "Hashing",
     "Player",
     "account_key",
     "account_name",
-    "new_recovery_code",
     "operator_reset",
-    "recovery_key",
     "refusal",
-    "seat_token",
 ]
 
 T = TypeVar("T")
@@ -106,14 +98,8 @@ MARKUP = frozenset("<>&\"'`/\\@")
 """Characters an account's name may not hold (on top of the name rule): it goes into pages,
 addresses (``/@/name``) and mentions, where each of these means something."""
 
-RECOVERY_ALPHABET = "ABCDEFGHJKMNPQRSTVWXYZ0123456789"  # Crockford's: no I, L, O, U
-RECOVERY_GROUPS = 4  # of 5 characters: 20 x 5 bits = 100 bits
 TOUCH_EVERY = 3600.0
 """Seconds between two writes of a session's ``last_seen`` (not one write per request)."""
-WORKERS = max(1, (os.cpu_count() or 2) // 2)
-"""Threads that hash at once: half the cores, so the moves keep the rest."""
-WAITING = 8 * WORKERS
-"""Hashes that may wait for a thread; one more is refused (``busy``)."""
 
 
 class AccountError(
@@ -169,39 +155,6 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def seat_token(seat_key: str, code: str, position: int) -> str:
-    """The token of seat ``position`` at table ``code`` for the account whose key is
-    ``seat_key``: the same on every device the account signs in on, so the seat follows it.
-
-    >>> seat_token("00" * 32, "K9PWT5", 0) == seat_token("00" * 32, "K9PWT5", 0)
-    True
-    >>> seat_token("00" * 32, "K9PWT5", 0) == seat_token("00" * 32, "K9PWT5", 1)
-    False
-    """
-    mac = hmac.new(bytes.fromhex(seat_key), f"yacht-seat\n{code}\n{position}".encode(), "sha256")
-    return base64.urlsafe_b64encode(mac.digest()).rstrip(b"=").decode()
-
-
-def new_recovery_code() -> str:
-    """A one-time recovery code: 100 random bits in four groups (``7KQ2M-...``)."""
-    chars = "".join(secrets.choice(RECOVERY_ALPHABET) for _ in range(5 * RECOVERY_GROUPS))
-    return "-".join(chars[i : i + 5] for i in range(0, len(chars), 5))
-
-
-def recovery_key(code: str) -> str:
-    """A recovery code as it is hashed: case, spaces and dashes do not count.
-
-    >>> recovery_key(" 7kq2m-abcde ") == recovery_key("7KQ2MABCDE")
-    True
-    """
-    return re.sub(r"[\s-]", "", code).upper()
-
-
-def _password(text: str) -> str:
-    """A password as it is hashed: NFKC, so that one typed on another keyboard matches."""
-    return unicodedata.normalize("NFKC", text)
-
-
 def account_key(name: str) -> str:
     """What an account's name looks like, whatever its case: the confusable skeleton of the
     case-folded name (as Unicode TR39 does for a comparison that ignores case), so that
@@ -250,68 +203,6 @@ def account_name(value: str) -> str:
     return name
 
 
-class Hashing:
-    """argon2id hashing and verifying on a few worker threads with a bounded queue.
-
-    ``hasher``: the ``argon2.PasswordHasher`` (tests give a cheap one and count its calls).
-    """
-
-    def __init__(
-        self, hasher: PasswordHasher | None = None, workers: int = WORKERS, waiting: int = WAITING
-    ) -> None:
-        self.hasher = hasher or PasswordHasher.from_parameters(RFC_9106_LOW_MEMORY)
-        self.workers = workers
-        self.slots = workers + waiting
-        self.busy = 0
-        self._pool: ThreadPoolExecutor | None = None
-
-    async def _run(self, work: Callable[..., T], *args: Any) -> T:
-        if self.busy >= self.slots:
-            raise refusal("busy", "hashing_busy")
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="yacht-argon2")
-        self.busy += 1
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, work, *args)
-        finally:
-            self.busy -= 1
-
-    async def hash(self, secret: str) -> str:
-        return await self._run(self.hasher.hash, secret)
-
-    async def verify(self, stored: str | None, secret: str) -> bool:
-        """Whether ``secret`` is the one ``stored`` hashes; exactly one argon2 verify either
-        way (against :meth:`dummy` when ``stored`` is None, which is then False)."""
-        matched = await self._run(self._check, stored or self.dummy(), secret)
-        return matched and stored is not None
-
-    def _check(self, stored: str, secret: str) -> bool:
-        try:
-            return bool(self.hasher.verify(stored, secret))
-        except (VerificationError, InvalidHashError):
-            return False
-
-    def dummy(self) -> str:
-        """A hash of no secret, with the hasher's own parameters: verifying against it costs
-        what verifying against a real one does, and never succeeds."""
-        h = self.hasher
-
-        def b64(data: bytes) -> str:
-            return base64.b64encode(data).rstrip(b"=").decode()
-
-        salt, digest = os.urandom(h.salt_len), os.urandom(h.hash_len)
-        params = f"m={h.memory_cost},t={h.time_cost},p={h.parallelism}"
-        return f"$argon2id$v=19${params}${b64(salt)}${b64(digest)}"
-
-    def needs_rehash(self, stored: str) -> bool:
-        return bool(self.hasher.check_needs_rehash(stored))
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
-
-
 @dataclass(frozen=True)
 class Opened:
     """A new session for a browser: the account, and the session id for its cookie (the only
@@ -332,7 +223,7 @@ class AccountService:
         self.store = AccountStore(store.engine, store.guarded)
         self.settings = settings
         self.limits = limits
-        self.hashing = hashing or Hashing()
+        self.hashing = hashing or Hashing(lambda: refusal("busy", "hashing_busy"))
         self.clock: Callable[[], float] = time.time
 
     def _now(self) -> datetime:
@@ -395,7 +286,7 @@ class AccountService:
         if await self.store.run(account_by_skeleton, key) is not None:
             raise refusal("name_taken", "name_taken", name=repr(name))
         code = new_recovery_code()
-        password_hash = await self.hashing.hash(_password(password))
+        password_hash = await self.hashing.hash(password_form(password))
         recovery_hash = await self.hashing.hash(recovery_key(code))
         try:
             row = await self.store.run(
@@ -434,11 +325,11 @@ class AccountService:
         the browser's old session id, ended (the id always changes at a sign-in)."""
         found = await self._attempt(name, client)
         stored = found.password_hash if found is not None else None
-        if not await self.hashing.verify(stored, _password(password)) or found is None:
+        if not await self.hashing.verify(stored, password_form(password)) or found is None:
             raise refusal("unauthorized", "signin_failed")
         assert stored is not None
         if self.hashing.needs_rehash(stored):
-            rehashed = await self.hashing.hash(_password(password))
+            rehashed = await self.hashing.hash(password_form(password))
             await self.store.run(replace_password, found.id, password_hash=rehashed)
         return await self._open(found, replaces)
 
@@ -451,7 +342,7 @@ class AccountService:
         await self.limits.take("signin", client)
         row = await self.store.run(account_by_id, account.id)
         stored = row.password_hash if row is not None and row.deleted_at is None else None
-        if not await self.hashing.verify(stored, _password(password)):
+        if not await self.hashing.verify(stored, password_form(password)):
             raise refusal("unauthorized", "wrong_password")
 
     async def change_password(
@@ -460,7 +351,7 @@ class AccountService:
         """A new password, given the old one; every session of the account ends, and this
         browser gets a new one."""
         await self._check_password(account, old, client)
-        new_hash = await self.hashing.hash(_password(new))
+        new_hash = await self.hashing.hash(password_form(new))
         await self.store.run(replace_password, account.id, password_hash=new_hash)
         row = await self.store.run(account_by_id, account.id)
         assert row is not None
@@ -475,7 +366,7 @@ class AccountService:
         if not await self.hashing.verify(stored, recovery_key(code)) or found is None:
             raise refusal("unauthorized", "recovery_failed")
         fresh = new_recovery_code()
-        new_hash = await self.hashing.hash(_password(new))
+        new_hash = await self.hashing.hash(password_form(new))
         recovery_hash = await self.hashing.hash(recovery_key(fresh))
         await self.store.run(
             replace_password, found.id, password_hash=new_hash, recovery_hash=recovery_hash

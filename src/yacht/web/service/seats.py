@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from yacht.game import Game
 from yacht.web.protocol.errors import TableError
 from yacht.web.service import decisions
-from yacht.web.service.accounts import Account, seat_token
+from yacht.web.service.accounts import Account
+from yacht.web.service.credentials import seat_token
 from yacht.web.service.decisions import hash_token
 from yacht.web.service.tables import TableService
 from yacht.web.storage.changes import Change

@@ -43,7 +43,8 @@ from yacht.web.protocol.messages import (
 )
 from yacht.web.protocol.names import name_key
 from yacht.web.service import bots, decisions, rematch
-from yacht.web.service.accounts import Account, AccountService, refusal, seat_token
+from yacht.web.service.accounts import Account, AccountService, refusal
+from yacht.web.service.credentials import seat_token
 from yacht.web.service.decisions import Context, Decide, hash_token
 from yacht.web.service.hints import HintDesk
 from yacht.web.service.lobby import checked, opening_rows
