@@ -249,3 +249,24 @@ def test_accounts_on_postgresql() -> None:
             assert guest.get(f"/api/tables/{code}/mine").json()["seats"] == {
                 "1": claimed[code]["1"]
             }
+
+
+def test_a_review_made_while_its_player_deleted_the_account_is_kept_under_deleted_player() -> None:
+    """The review of a game is made from the game as it ended; if the account went in the
+    meantime, the review is stored under the seat's new name."""
+    from yacht.web.service import decisions
+    from yacht.web.storage.models import GameRow, SeatRow, TableRow, snapshot_row
+    from yacht.web.storage.store import TableSnapshot
+
+    seats = (
+        snapshot_row(SeatRow, {"position": 0, "name": DELETED_NAME, "kind": "human"}),
+        snapshot_row(SeatRow, {"position": 1, "name": "Bob", "kind": "human"}),
+    )
+    snap = TableSnapshot(
+        snapshot_row(TableRow, {"code": "ABCDEF"}),
+        seats,
+        snapshot_row(GameRow, {"number": 1, "status": "finished", "review": None}),
+    )
+    review = {"players": [{"player": 0, "name": "Ann"}, {"player": 1, "name": "Bob"}]}
+    stored = decisions.keep_review(snap, None, 1, review).game["review"]
+    assert [p["name"] for p in stored["players"]] == [DELETED_NAME, "Bob"]

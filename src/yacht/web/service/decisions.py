@@ -33,6 +33,7 @@ from yacht.web.protocol.messages import (
 from yacht.web.protocol.names import look_alike
 from yacht.web.service import bots, fairness
 from yacht.web.service.presence import GRACE
+from yacht.web.storage.accounts import DELETED_NAME
 from yacht.web.storage.changes import Change
 from yacht.web.storage.models import GameRow, SeatRow, TableRow
 from yacht.web.storage.store import TableSnapshot, now
@@ -438,4 +439,21 @@ def keep_review(
         raise TableError("stale_version", f"game {number} is no longer the table's current game")
     if snap.game.review is not None:
         raise TableError("stale_version", f"game {number} has its review")
-    return Change(game={"review": review}, engine=game)
+    return Change(game={"review": renamed_review(snap, review)}, engine=game)
+
+
+def renamed_review(snap: TableSnapshot, review: dict[str, Any]) -> dict[str, Any]:
+    """``review`` with the players whose seat is now :data:`DELETED_NAME`'s renamed too: an
+    account deleted while its game's review was being made (the review was made from the game
+    as it ended, under the old name)."""
+    gone = {s.position for s in snap.seats if s.name == DELETED_NAME}
+    players = review.get("players")
+    if not gone or not isinstance(players, list):
+        return review
+    return {
+        **review,
+        "players": [
+            {**p, "name": DELETED_NAME} if isinstance(p, dict) and p.get("player") in gone else p
+            for p in players
+        ],
+    }
