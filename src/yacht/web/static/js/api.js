@@ -16,8 +16,16 @@ export function url(path) {
   return new URL(path, document.baseURI).href;
 }
 
+// A signed-in browser's CSRF token (GET /api/me gives it): every change it makes carries it.
+let csrf = null;
+
+export function setCsrf(token) {
+  csrf = token || null;
+}
+
 export async function api(path, { method = "GET", body } = {}) {
   const init = { method, headers: { "Accept-Language": language() } };
+  if (csrf && method !== "GET") init.headers["X-CSRF-Token"] = csrf;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -43,6 +51,9 @@ function allTokens() {
 export const tokens = {
   get(code) {
     return allTokens()[code] || {};
+  },
+  all() {
+    return allTokens();
   },
   set(code, seat, token) {
     const all = allTokens();
@@ -77,4 +88,23 @@ export function setHtml(el, html) {
   drawn.set(el, html);
   el.innerHTML = html;
   return true;
+}
+
+// The name this browser signed in as (the session itself is an HttpOnly cookie no script reads).
+export const ACCOUNT = "yacht:account";
+
+// The signed-in player ({name, created, csrf_token}), asked of the server only when this browser
+// signed in (a guest's pages never ask); null when not, or no longer, signed in.
+export async function signedIn() {
+  if (!localStorage.getItem(ACCOUNT)) return null;
+  try {
+    const me = await api("api/me");
+    setCsrf(me.csrf_token);
+    localStorage.setItem(ACCOUNT, me.name);
+    return me;
+  } catch {
+    localStorage.removeItem(ACCOUNT);
+    setCsrf(null);
+    return null;
+  }
 }

@@ -44,6 +44,9 @@ const ERRORS = {
   busy: () => t("The server is busy; try again."),
   rate_limited: () => t("Too many requests; wait a moment and try again."),
   unavailable: () => t("The server lost its database; try again in a moment."),
+  unauthorized: () => t("Wrong name or password, or not signed in."),
+  name_taken: () => t("That name is taken."),
+  csrf: () => t("Reload the page and try again."),
 };
 
 // An error from the server in the reader's language: its code's text, then why, when the server

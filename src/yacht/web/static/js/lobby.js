@@ -1,4 +1,5 @@
 // The lobby: open a table (then take its first person's seat), or join one by code.
+import { setupAccount } from "./account.js";
 import { api, esc, tokens, url, $ } from "./api.js";
 import { seedFor } from "./fairness-seed.js";
 import { duration, setupLanguages, t } from "./i18n.js";
@@ -112,6 +113,7 @@ async function main() {
     openTables();
   });
   timerOptions();
+  await setupAccount(toast);
   if (!$("#name").value) $("#name").value = localStorage.getItem("yacht:name") || ""; // keep what was typed
   const [known, bots] = await Promise.all([api("api/presets"), api("api/bots")]);
   levels = bots;

@@ -1,4 +1,5 @@
 // The table page: seats, live game over a WebSocket, actions, hints, results.
+import { followAccount } from "./account.js";
 import { api, show, tokens, url, $ } from "./api.js";
 import { setupSound } from "./effects.js";
 import { contribute, seedFor } from "./fairness-seed.js";
@@ -368,6 +369,8 @@ async function main() {
     return;
   }
   $("#code-chip").textContent = code;
+  await followAccount(code); // signed in: the account's seats here, taken on any device
+  S.mine = tokens.get(code);
   connect();
 }
 
