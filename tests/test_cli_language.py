@@ -63,6 +63,7 @@ def typed_words() -> set[str]:
     """What a user types as it is in every language: command names, preset names, the values
     of options with fixed choices, bot names."""
     words = {w for cmd in commands() for w in cmd}
+    words |= {part for w in set(words) for part in w.split("-")}  # reset-password as typed
     words |= {part for name in preset_names() for part in name.split("-")}
     words |= {"debug", "info", "warning", "error", "text", "json"}  # serve --log-*
     return words
