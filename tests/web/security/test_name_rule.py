@@ -66,6 +66,21 @@ def test_a_name_that_looks_like_a_seated_name_is_refused(client: TestClient, nam
     assert t.game["status"] == "playing"
 
 
+@pytest.mark.parametrize(
+    ("first", "second"), [("admin", "ADMIN"), ("Ilkka", "ILKKA"), ("Il", "ll")]
+)
+def test_names_alike_in_either_case_are_refused(
+    client: TestClient, first: str, second: str
+) -> None:
+    """A capital I maps to l in the skeleton before case is folded: ADMIN and admin must still
+    clash, and so must a capital I and an l."""
+    t = Table.create(client, "human", "human")
+    t.join(0, first)
+    r = t.post("join", {"seat": 1, "name": second})
+    assert error(r) == (422, "invalid"), r.text
+    assert t.state()["seats"][1]["taken"] is False
+
+
 def test_a_person_cannot_take_a_bots_name(client: TestClient) -> None:
     r = client.post(
         "/api/tables",

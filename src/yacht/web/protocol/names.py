@@ -185,16 +185,25 @@ def skeleton(name: str) -> str:
     return _mapped(_mapped(unicodedata.normalize("NFKC", name)).casefold())
 
 
+def _looks(name: str) -> frozenset[str]:
+    """The forms two names are compared in: the skeleton (which joins a capital I and l) and
+    the skeleton of the case-folded name (which joins ``ADMIN`` and ``admin``, where the
+    skeleton alone maps the capital I to l first)."""
+    return frozenset({skeleton(name), skeleton(name.casefold())})
+
+
 def look_alike(name: str, others: Iterable[str | None]) -> str | None:
     """The first of ``others`` that looks like ``name`` (None: none does).
 
     >>> look_alike("\u0410nn", ["Bob", "ann"])
     'ann'
+    >>> look_alike("ADMIN", ["admin"]), look_alike("Il", ["ll"])
+    ('admin', 'll')
     >>> look_alike("Ann", ["Bob", None]) is None
     True
     """
-    mine = skeleton(name)
-    return next((o for o in others if o is not None and skeleton(o) == mine), None)
+    mine = _looks(name)
+    return next((o for o in others if o is not None and mine & _looks(o)), None)
 
 
 def name_key(name: str) -> str:
