@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import select
 import signal
 import socket
 import subprocess
@@ -246,67 +245,6 @@ def test_a_password_in_the_environment_is_not_in_the_logs_nor_the_command_line(
     err = "".join(seen) + err
     assert "Redis" in err and f"ann:***@127.0.0.1:{port}" in err
     assert SECRET not in out + err
-
-
-def _children(pid: int) -> set[int]:
-    """The processes whose parent is ``pid`` (from /proc)."""
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # gone meanwhile
-        if int(fields[1]) == pid:
-            found.add(int(stat.parent.name))
-    return found
-
-
-def _outlives(pid: int, bound: float = 10.0) -> bool:
-    """Whether process ``pid`` is still running ``bound`` seconds from now: waits on its
-    pidfd, which becomes readable the moment it ends (the resource tracker ends when the
-    server's end of its pipe closes, a moment after the server)."""
-    try:
-        fd = os.pidfd_open(pid)
-    except ProcessLookupError:
-        return False
-    try:
-        ready, _, _ = select.select([fd], [], [], bound)
-        return not ready
-    finally:
-        os.close(fd)
-
-
-def test_no_worker_process_outlives_a_stopped_server(tmp_path: Path) -> None:
-    """The worker process (hints, bots, tables) and multiprocessing's resource tracker end with
-    the server: uvicorn ends the process by raising SIGTERM again, which skips Python's exit
-    handlers, so every stopped server used to leave its worker behind (busy reading the
-    tables at start, as here)."""
-    web = refused_port()
-    env = _env(
-        YACHT_DATABASE_URL=f"sqlite:///{tmp_path / 'y.sqlite3'}",
-        YACHT_PORT=str(web),
-        YACHT_LOG_FORMAT="json",
-    )
-    server = subprocess.Popen(
-        [YACHT, "serve"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    seen: list[str] = []
-    try:
-        assert server.stderr is not None
-        for line in server.stderr:
-            seen.append(line)
-            if "Application startup complete" in line:
-                break
-        with httpx.Client(base_url=f"http://127.0.0.1:{web}", timeout=30) as http:
-            http.get("/readyz")
-        children = _children(server.pid)
-        assert children, "".join(seen)  # the worker and the resource tracker
-    finally:
-        server.send_signal(signal.SIGTERM)
-        _, err = server.communicate(timeout=60)
-    assert server.returncode in (0, -signal.SIGTERM), err
-    assert [pid for pid in children if _outlives(pid)] == []
-    assert "leaked" not in err and "Traceback" not in err, err
 
 
 def test_the_log_filter_hides_passwords_in_messages_arguments_and_tracebacks() -> None:

@@ -103,7 +103,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from yacht.web.edge.logs import json_line, uvicorn_log_config
     from yacht.web.edge.redact import redact, redacted_config
     from yacht.web.edge.serving import UnguardedError, serve, serve_options
-    from yacht.web.service.workers import workers
 
     try:
         guards = serve_options()  # header/body timeouts, connections per client
@@ -140,7 +139,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(  # bounded: SIGTERM -> exit within the grace (YACHT_SHUTDOWN_GRACE) and 5 s
         app,
         app.state.settings.shutdown_grace,
-        on_exit=workers().stop,  # no worker process outlives the server
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,

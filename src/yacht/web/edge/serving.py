@@ -24,7 +24,7 @@ import json
 import logging
 import math
 import os
-from collections.abc import Callable, Collection, MutableMapping
+from collections.abc import Collection, MutableMapping
 from typing import Any
 
 from yacht.web.edge.limits import Connections, address_key
@@ -269,9 +269,7 @@ def serve_options() -> dict[str, Any]:
     }
 
 
-def serve(
-    app: Any, grace: float, *, on_exit: Callable[[], None] | None = None, **options: Any
-) -> int:
+def serve(app: Any, grace: float, **options: Any) -> int:
     """Run ``app`` under uvicorn (``options`` as ``uvicorn.run`` takes them) until SIGTERM or
     SIGINT, then shut down within a bound.
 
@@ -279,10 +277,8 @@ def serve(
     1012 ("service restart": the page reconnects, to another process behind a balancer) and
     lets the requests in flight finish with ``Connection: close``; after ``grace`` seconds
     (``timeout_graceful_shutdown``) it cancels those still running (a client sending its body
-    slowly included). The app's own shutdown then has :data:`CLEANUP` seconds, and then
-    ``on_exit`` runs (before uvicorn raises the signal again, which ends the process without
-    Python's exit handlers). Returns the exit status: 0, or 3 when the server could not start
-    (as ``uvicorn.run``)."""
+    slowly included). The app's own shutdown then has :data:`CLEANUP` seconds. Returns the
+    exit status: 0, or 3 when the server could not start (as ``uvicorn.run``)."""
     import uvicorn
 
     class BoundedServer(uvicorn.Server):
@@ -295,8 +291,6 @@ def serve(
                     grace + CLEANUP,
                     extra={"grace": grace},
                 )
-            if on_exit is not None:
-                await asyncio.to_thread(on_exit)
 
     config = uvicorn.Config(app, timeout_graceful_shutdown=math.ceil(grace), **options)
     server = BoundedServer(config)

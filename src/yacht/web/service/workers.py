@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-import multiprocessing.util
 import os
 import threading
 from collections.abc import Callable
@@ -101,29 +100,6 @@ class Workers:
             pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
-
-    def stop(self, wait: float = 2.0) -> None:
-        """End the workers for good as the serving process exits, so that none outlives it:
-        jobs not started are dropped, an idle worker is told to exit and one still working
-        (a table build, say) is terminated after ``wait`` seconds. Python's exit handlers
-        would do the first part, but uvicorn ends the process by raising the SIGTERM it
-        caught again, which skips them: every stopped server used to leave its worker
-        behind."""
-        with self._lock:
-            pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        pool.shutdown(wait=False, cancel_futures=True)
-        for child in multiprocessing.active_children():
-            child.join(wait)
-            if child.is_alive():
-                child.terminate()
-                child.join(wait)
-        # The pool's queues hold semaphores the resource tracker knows of. Python's exit runs
-        # multiprocessing's own exit function, which releases them; skipped, the tracker
-        # (left alone at the process's end) warns of them as leaked into the server's log.
-        pool.shutdown(wait=True)
-        multiprocessing.util._exit_function()  # type: ignore[attr-defined]
 
 
 _WORKERS = Workers()
