@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
-from sqlalchemy import Engine, RowMapping, Table, delete, insert, select, update
+from sqlalchemy import Connection, Engine, RowMapping, Table, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -278,15 +278,20 @@ def close_session(engine: Engine, id_hash: str) -> None:
 # --- seats, deletion, export -----------------------------------------------------------------
 
 
+def _held(c: Connection, account_id: int) -> list[tuple[str, int]]:
+    """The (table code, seat) pairs the account holds, in order, on connection ``c``."""
+    rows = c.execute(
+        select(_SEATS.c.table_code, _SEATS.c.position)
+        .where(_SEATS.c.account_id == account_id)
+        .order_by(_SEATS.c.table_code, _SEATS.c.position)
+    ).all()
+    return [(r.table_code, r.position) for r in rows]
+
+
 def account_seats(engine: Engine, account_id: int) -> list[tuple[str, int]]:
     """The (table code, seat) pairs the account holds, in order."""
     with engine.connect() as c:
-        rows = c.execute(
-            select(_SEATS.c.table_code, _SEATS.c.position)
-            .where(_SEATS.c.account_id == account_id)
-            .order_by(_SEATS.c.table_code, _SEATS.c.position)
-        ).all()
-    return [(r.table_code, r.position) for r in rows]
+        return _held(c, account_id)
 
 
 def _renamed(data: Any, positions: set[int], key: str) -> Any:
@@ -311,11 +316,7 @@ def delete_account(engine: Engine, account_id: int, when: datetime) -> list[str]
     its revision moved on, so that every server process reads it afresh before its next
     change. Returns the codes of those tables."""
     with engine.begin() as c:
-        held = c.execute(
-            select(_SEATS.c.table_code, _SEATS.c.position)
-            .where(_SEATS.c.account_id == account_id)
-            .order_by(_SEATS.c.table_code, _SEATS.c.position)
-        ).all()
+        held = _held(c, account_id)
         positions: dict[str, set[int]] = {}
         for code, position in held:
             positions.setdefault(code, set()).add(position)
