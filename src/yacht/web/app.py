@@ -21,6 +21,7 @@ import yacht
 from yacht.web.api.errors import add_error_handlers
 from yacht.web.api.health import router as health_router
 from yacht.web.api.metrics import router as metrics_router
+from yacht.web.api.offline import add_offline
 from yacht.web.api.pages import RootPath, add_pages, describe_api, openapi_with_messages
 from yacht.web.api.routes import router
 from yacht.web.api.sockets import table_socket
@@ -141,6 +142,7 @@ def create_app(
     app.add_middleware(SecurityHeaders)  # on every answer, the errors of the layers below too
     app.add_middleware(AccessLog, metrics=service.metrics)
     app.add_api_websocket_route("/ws/tables/{code}", table_socket)
+    add_offline(app)  # the installable app; its tables' mount goes before add_pages' /static
     add_pages(app)
     if settings.root_path:
         app.add_middleware(RootPath, root_path=settings.root_path)

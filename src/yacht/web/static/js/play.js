@@ -1,0 +1,345 @@
+// The page that plays on this device (/play, docs/web/offline.md): 1-6 players, people taking
+// turns on one device and bots, a game saved in IndexedDB after every move and taken up again
+// when the page opens; hints and the review from the solver in the browser. It registers the
+// app's service worker and offers a new version only between games.
+import { esc } from "./api.js";
+import { dieSvg } from "./dice.js";
+import { applyStatic, categoryLabel, number, setupLanguages, t } from "./i18n.js";
+import { levelLabel, presetLabel, seatName } from "./labels.js";
+import { nameHtml, tnHtml } from "./markup.js";
+import * as game from "./offline-game.js";
+import { loadIndex, loadSolver } from "./solver.js";
+
+const DB = "yacht-offline";
+const STORE = "games";
+const BOT_NAMES = { optimal: () => t("Optimal bot"), random: () => t("Random bot") };
+const $ = (id) => document.getElementById(id);
+
+let index = null;
+let solver = null;
+let current = null;
+let busy = false;
+let waiting = null; // a new service worker, ready once no game is in progress
+
+// --- IndexedDB: one store of games, keyed by id -------------------------------------------
+function openDb() {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: "id" });
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+async function transact(mode, work) {
+  const db = await openDb();
+  try {
+    return await new Promise((resolve, reject) => {
+      const tx = db.transaction(STORE, mode);
+      const request = work(tx.objectStore(STORE));
+      tx.oncomplete = () => resolve(request?.result);
+      tx.onerror = () => reject(tx.error);
+    });
+  } finally {
+    db.close();
+  }
+}
+
+const save = (g) => transact("readwrite", (store) => store.put(g));
+const allGames = () => transact("readonly", (store) => store.getAll());
+
+// --- the solver of the game's preset ------------------------------------------------------
+async function solverFor(preset) {
+  if (!solver || solver.name !== preset) solver = await loadSolver(preset, undefined, index);
+  return solver;
+}
+
+// --- setup ----------------------------------------------------------------------------------
+function seatRow(i, kind) {
+  const kinds = game.KINDS.map((k) => {
+    const label = k === "human" ? t("a person") : t("bot: {level}", { level: levelLabel(k) });
+    return `<option value="${k}"${k === kind ? " selected" : ""}>${esc(label)}</option>`;
+  }).join("");
+  const name = esc(seatName(i + 1));
+  return (
+    `<li class="seat-spec"><label class="field inline"><span>${name}</span>` +
+    `<select data-seat="${i}">${kinds}</select></label></li>`
+  );
+}
+
+function renderSeats() {
+  const n = Number($("seat-count").value);
+  const kinds = [...document.querySelectorAll("#seats select")].map((s) => s.value);
+  $("seats").innerHTML = Array.from({ length: n }, (_, i) => seatRow(i, kinds[i] ?? (i === 0 ? "human" : "optimal"))).join("");
+}
+
+function renderPresets() {
+  const chosen = $("preset").value || "traditional";
+  $("preset").innerHTML = index.presets
+    .map((p) => `<option value="${esc(p.name)}"${p.name === chosen ? " selected" : ""}>${esc(presetLabel(p.name))}</option>`)
+    .join("");
+}
+
+async function start(event) {
+  event.preventDefault();
+  const kinds = [...document.querySelectorAll("#seats select")].map((s) => s.value);
+  let people = 0;
+  const players = kinds.map((kind, i) => {
+    if (kind === "human") people += 1;
+    const name = kind === "human" ? seatName(i + 1) : BOT_NAMES[kind]();
+    return { name: kinds.filter((k) => k === kind).length > 1 && kind !== "human" ? `${name} ${i + 1}` : name, kind };
+  });
+  if (!people) players[0] = { name: seatName(1), kind: "human" };
+  await solverFor($("preset").value);
+  current = game.newGame($("preset").value, players);
+  await save(current);
+  render();
+  await advance();
+}
+
+// --- the game -------------------------------------------------------------------------------
+function name(seat) {
+  return current.players[seat].name;
+}
+
+function renderDice() {
+  const g = current;
+  const canHold = g.dice && g.rollsUsed < 3 && !game.isBotTurn(g) && !g.finished;
+  $("dice").innerHTML = [0, 1, 2, 3, 4]
+    .map((i) => {
+      const face = g.dice ? g.dice[i] : 0;
+      const held = g.dice && g.held[i];
+      const label = face ? t("Die {n}: {face}", { n: i + 1, face }) + (held ? `, ${t("held")}` : "") : t("Die {n}: not rolled yet", { n: i + 1 });
+      return (
+        `<button type="button" class="die${held ? " held" : ""}" data-slot="${i}" aria-pressed="${held ? "true" : "false"}"` +
+        `${canHold ? "" : " disabled"} aria-label="${esc(label)}">${dieSvg(face)}</button>`
+      );
+    })
+    .join("");
+}
+
+function optionText(option) {
+  if (option.action === "keep") return option.keep.length ? t("keep {dice}", { dice: option.keep.join(" ") }) : t("reroll all");
+  return t("Score {points} in {category}", { points: option.points, category: categoryLabel(option.category) });
+}
+
+function banked(seat) {
+  return game.total(solver, current.sheets[seat]);
+}
+
+function renderHints() {
+  const ranked = game.options(solver, current);
+  if (!ranked) return;
+  const base = banked(current.player);
+  const rows = ranked.options
+    .slice(0, 3)
+    .map((o) => `<li><span>${esc(optionText(o))}</span> <strong>${esc(number(base + o.expected, 1))}</strong></li>`)
+    .join("");
+  $("hints").innerHTML = `<h2>${esc(t("Best options (expected final total)"))}</h2><ol class="hint-list">${rows}</ol>`;
+  $("hints").hidden = false;
+}
+
+function renderSheet() {
+  const g = current;
+  const mine = !g.finished && !game.isBotTurn(g) && g.dice ? game.possible(solver, g) : {};
+  const head = g.players.map((p, i) => `<th scope="col"${i === g.player && !g.finished ? ' class="now"' : ""}>${nameHtml(p.name)}</th>`).join("");
+  const rows = solver.categories.map((c) => {
+    const cells = g.players.map((_, seat) => {
+      const value = g.sheets[seat][c];
+      if (value !== undefined) return `<td>${value}</td>`;
+      if (seat === g.player && c in mine) {
+        const label = t("Score {points} in {category}", { points: mine[c], category: categoryLabel(c) });
+        return `<td><button type="button" class="box" data-category="${c}" aria-label="${esc(label)}">${mine[c]}</button></td>`;
+      }
+      return "<td></td>";
+    });
+    return `<tr><th scope="row">${esc(categoryLabel(c))}</th>${cells.join("")}</tr>`;
+  });
+  const line = (label, value) => `<tr class="sum"><th scope="row">${esc(label)}</th>${g.players.map((_, s) => `<td>${value(s)}</td>`).join("")}</tr>`;
+  if (solver.hasBonus) {
+    rows.splice(6, 0, line(t("Upper total"), (s) => game.upperTotal(solver, g.sheets[s])), line(t("Bonus"), (s) => game.bonusOf(solver, g.sheets[s])));
+  }
+  rows.push(line(t("Total"), (s) => banked(s)));
+  $("sheet").innerHTML = `<thead><tr><th scope="col">${esc(t("Category"))}</th>${head}</tr></thead><tbody>${rows.join("")}</tbody>`;
+}
+
+function winnerHtml() {
+  const totals = game.totals(solver, current);
+  const won = game.winners(solver, current);
+  const points = totals[won[0]];
+  if (won.length === 1) return tnHtml("{name} wins with {n} point!", "{name} wins with {n} points!", points, { name: nameHtml(name(won[0])) });
+  return tnHtml("Shared win: {names} with {n} point each!", "Shared win: {names} with {n} points each!", points, {
+    names: won.map((w) => nameHtml(name(w))).join(" & "),
+  });
+}
+
+function renderReview() {
+  const lost = game.losses(current);
+  const blocks = current.players.map((p, seat) => {
+    const mine = current.decisions.filter((d) => d.seat === seat && d.loss > 0.005);
+    const items = mine
+      .map(
+        (d) =>
+          `<li><strong>${esc(t("Turn {turn}: lost {loss}", { turn: d.turn, loss: number(d.loss, 2) }))}</strong> ` +
+          `<span class="muted">${esc(t("Roll {n} of 3", { n: d.roll }))}: ${d.dice.join(" ")}</span><br>` +
+          `${esc(t("{name} took: {option}", { name: p.name, option: optionText(d.taken) }))}; ` +
+          `${esc(t("Best: {option}", { option: optionText(d.best) }))}</li>`,
+      )
+      .join("");
+    const summary = mine.length ? t("Points lost: {loss}", { loss: number(lost[seat], 2) }) : t("The best play.");
+    return `<section class="review-seat"><h3>${nameHtml(p.name)}</h3><p>${esc(summary)}</p>${items ? `<ol class="decisions">${items}</ol>` : ""}</section>`;
+  });
+  $("winner").innerHTML = winnerHtml();
+  $("review").innerHTML = blocks.join("");
+}
+
+function renderStatus() {
+  const g = current;
+  if (g.finished) {
+    $("status").textContent = t("Game over");
+    $("round").textContent = "";
+    return;
+  }
+  const who = name(g.player);
+  const people = g.players.filter((p) => p.kind === "human").length;
+  let status;
+  if (game.isBotTurn(g)) status = t("{name} (bot) is playing", { name: who });
+  else status = people > 1 ? t("Your turn, {name}", { name: who }) : t("Your turn");
+  $("status").textContent = status;
+  const round = t("Round {round} of {rounds}", { round: g.round + 1, rounds: game.ROUNDS });
+  const step = !g.dice ? t("roll the dice") : g.rollsUsed < 3 ? t("hold dice and roll again, or pick a category") : t("pick a category");
+  $("round").textContent = `${round} · ${g.dice ? t("Roll {n} of 3", { n: g.rollsUsed }) + " · " : ""}${step}`;
+}
+
+function render() {
+  const playing = current && !current.finished;
+  $("setup").hidden = Boolean(current);
+  $("game").hidden = !current;
+  $("sheet-card").hidden = !current;
+  $("results").hidden = !(current && current.finished);
+  if (!current) return;
+  renderStatus();
+  renderDice();
+  const mine = playing && !game.isBotTurn(current);
+  $("roll").disabled = !mine || busy || current.rollsUsed >= 3 || (current.dice && current.held.every(Boolean));
+  $("roll").textContent = current.dice ? t("Roll again") : t("Roll");
+  $("hint").disabled = !mine || busy || !current.dice;
+  if ($("hints").hidden === false && (!mine || !current.dice)) $("hints").hidden = true;
+  renderSheet();
+  if (current.finished) renderReview();
+  offerUpdate();
+}
+
+// A move by a person, then the bots' moves until it is a person's turn or the game is over.
+async function act(move) {
+  if (busy || !current || current.finished) return;
+  busy = true;
+  try {
+    $("hints").hidden = true;
+    await move();
+    await save(current);
+  } finally {
+    busy = false;
+  }
+  render();
+  await advance();
+}
+
+function botDelay() {
+  const given = Number(localStorage.getItem("yacht:bot-delay"));
+  return Number.isFinite(given) && localStorage.getItem("yacht:bot-delay") !== null ? given : 350;
+}
+
+async function advance() {
+  if (busy) return;
+  busy = true;
+  try {
+    while (current && game.isBotTurn(current)) {
+      await new Promise((resolve) => setTimeout(resolve, botDelay()));
+      await game.botMove(solver, current);
+      await save(current);
+      render();
+    }
+  } finally {
+    busy = false;
+  }
+  render();
+}
+
+// --- the new version, offered between games -------------------------------------------------
+function offerUpdate() {
+  if (!waiting) return;
+  const between = !current || current.finished;
+  $("update").hidden = false;
+  $("update-text").textContent = between ? t("A new version is ready.") : t("A new version is ready: it loads after this game.");
+  $("update-now").hidden = !between;
+}
+
+async function registerWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  const registration = await navigator.serviceWorker.register(new URL("sw.js", document.baseURI));
+  const found = (worker) => {
+    if (!worker) return;
+    const ready = () => {
+      if (worker.state === "installed" && navigator.serviceWorker.controller) {
+        waiting = worker;
+        offerUpdate();
+      }
+    };
+    worker.addEventListener("statechange", ready);
+    ready();
+  };
+  found(registration.waiting);
+  registration.addEventListener("updatefound", () => found(registration.installing));
+  let reloading = false;
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (reloading || !waiting) return;
+    reloading = true;
+    location.reload();
+  });
+}
+
+// --- wiring -----------------------------------------------------------------------------------
+async function main() {
+  await setupLanguages($("lang"), () => {
+    if (index) renderPresets();
+    renderSeats();
+    render();
+  });
+  index = await loadIndex();
+  renderPresets();
+  renderSeats();
+  const games = (await allGames()).sort((a, b) => b.updated - a.updated);
+  current = games[0] ?? null;
+  if (current) await solverFor(current.preset);
+  $("seat-count").addEventListener("change", renderSeats);
+  $("new-game").addEventListener("submit", start);
+  $("roll").addEventListener("click", () => act(() => game.roll(solver, current)));
+  $("hint").addEventListener("click", renderHints);
+  $("dice").addEventListener("click", (event) => {
+    const die = event.target.closest("button[data-slot]");
+    if (!die || busy) return;
+    game.toggle(current, Number(die.dataset.slot));
+    save(current);
+    render();
+  });
+  $("sheet").addEventListener("click", (event) => {
+    const box = event.target.closest("button[data-category]");
+    if (box) act(() => game.score(solver, current, box.dataset.category));
+  });
+  $("again").addEventListener("click", () => {
+    current = null;
+    $("update").hidden = true;
+    render();
+    $("setup").hidden = false;
+  });
+  $("update-now").addEventListener("click", () => waiting?.postMessage("skip-waiting"));
+  applyStatic();
+  render();
+  if (!current) $("setup").hidden = false;
+  document.body.dataset.ready = "true";
+  registerWorker().catch(() => {}); // no worker (a private window): the page still plays
+  await advance();
+}
+
+main();

@@ -1,0 +1,106 @@
+"""The game in the pocket, in Chromium: the play page is an installable app (the DevTools
+protocol finds no installability error), and after one visit with the server up, the server is
+stopped (really stopped: the port refuses) and a whole game against the `optimal` bot is played
+to its end on the page, with a hint, a reload in the middle that takes the game up again from
+IndexedDB, and the review."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page
+
+from .live import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from .pages import PHONE
+
+
+@pytest.fixture
+def app_page(browser: Any, tmp_path: Path) -> Iterator[Page]:
+    """A page in a browser profile of its own on disk: an incognito context (Playwright's
+    new_context) is never installable. Fails the test on any script error, as `pages` does."""
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"),
+        executable_path=CHROMIUM,
+        args=CHROMIUM_ARGS,
+        viewport=PHONE,
+    )
+    context.add_init_script(
+        "localStorage.setItem('yacht:lang', 'en'); localStorage.setItem('yacht:bot-delay', '0');"
+    )
+    page = context.pages[0] if context.pages else context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+    page.on(
+        "console",
+        lambda m: errors.append(f"{page.url}: console: {m.text}") if m.type == "error" else None,
+    )
+    yield page
+    context.close()
+    assert errors == [], "script errors on the page:\n" + "\n".join(errors)
+
+
+def open_play(page: Page, server: LiveServer) -> Page:
+    page.goto(f"{server.url}/play")
+    page.wait_for_selector("body[data-ready='true']")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    return page
+
+
+def human_turn(page: Page) -> None:
+    """Roll once and score the first open box (as the sheet lists them)."""
+    page.locator("#roll:enabled").click()
+    page.locator("#sheet button.box").first.click()
+
+
+def round_text(page: Page) -> str:
+    return page.locator("#round").inner_text()
+
+
+def test_installable_and_a_whole_game_with_the_server_gone(
+    app_page: Page, server: LiveServer
+) -> None:
+    page = open_play(app_page, server)
+    cdp = page.context.new_cdp_session(page)
+    assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+
+    server.stop()
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"{server.url}/play", timeout=2)
+    page.reload()  # the start URL, from the worker's cache
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.locator("#setup").is_visible()
+
+    page.locator("#seat-count").select_option("2")
+    assert page.locator("#seats select").nth(1).input_value() == "optimal"
+    page.locator("#start").click()
+    page.locator("#roll:enabled").click()
+    page.locator("#hint").click()
+    hints = page.locator("#hints li")
+    assert hints.count() == 3 and page.locator("#hints").is_visible()
+    page.locator("#sheet button.box").first.click()
+    for _ in range(3):
+        human_turn(page)
+    page.locator("#roll:enabled").wait_for()
+    before = round_text(page)
+    sheet = page.locator("#sheet").inner_text()
+    assert "Round 5 of 12" in before
+
+    page.reload()  # the game is taken up again from IndexedDB, still offline
+    page.wait_for_selector("body[data-ready='true']")
+    page.locator("#roll:enabled").wait_for()
+    assert round_text(page) == before and page.locator("#sheet").inner_text() == sheet
+
+    for _ in range(8):
+        human_turn(page)
+    page.locator("#results").wait_for()
+    assert page.locator("#status").inner_text() == "Game over"
+    assert re.search("wins with|Shared win", page.locator("#winner").inner_text())
+    review = page.locator("#review .review-seat")
+    assert review.count() == 2
+    assert "Points lost" in review.first.inner_text()  # scoring the first open box loses points
+    assert "The chance of winning needs the server" in page.locator("#results").inner_text()
