@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page
 
 from .live import CHROMIUM, CHROMIUM_ARGS, LiveServer
-from .pages import PHONE
+from .pages import PHONE, serious_violations
 
 
 @pytest.fixture
@@ -82,6 +82,7 @@ def test_installable_and_a_whole_game_with_the_server_gone(
     page.locator("#hint").click()
     hints = page.locator("#hints li")
     assert hints.count() == 3 and page.locator("#hints").is_visible()
+    assert serious_violations(page) == []
     page.locator("#sheet button.box").first.click()
     for _ in range(3):
         human_turn(page)
@@ -104,3 +105,4 @@ def test_installable_and_a_whole_game_with_the_server_gone(
     assert review.count() == 2
     assert "Points lost" in review.first.inner_text()  # scoring the first open box loses points
     assert "The chance of winning needs the server" in page.locator("#results").inner_text()
+    assert serious_violations(page) == []

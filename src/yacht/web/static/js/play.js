@@ -3,16 +3,16 @@
 // when the page opens; hints and the review from the solver in the browser. It registers the
 // app's service worker and offers a new version only between games.
 import { esc } from "./api.js";
-import { dieSvg } from "./dice.js";
+import { dieSvg, smallDice } from "./dice.js";
 import { applyStatic, categoryLabel, number, setupLanguages, t } from "./i18n.js";
-import { levelLabel, presetLabel, seatName } from "./labels.js";
+import { levelLabel, playerName, presetLabel, seatName } from "./labels.js";
 import { nameHtml, tnHtml } from "./markup.js";
 import * as game from "./offline-game.js";
 import { loadIndex, loadSolver } from "./solver.js";
 
 const DB = "yacht-offline";
 const STORE = "games";
-const BOT_NAMES = { optimal: () => t("Optimal bot"), random: () => t("Random bot") };
+const BOT_NAMES = { optimal: "Optimal bot", random: "Random bot" }; // as the server names bots
 const $ = (id) => document.getElementById(id);
 
 let index = null;
@@ -60,7 +60,7 @@ function seatRow(i, kind) {
     const label = k === "human" ? t("a person") : t("bot: {level}", { level: levelLabel(k) });
     return `<option value="${k}"${k === kind ? " selected" : ""}>${esc(label)}</option>`;
   }).join("");
-  const name = esc(seatName(i + 1));
+  const name = esc(seatName({ seat: i }));
   return (
     `<li class="seat-spec"><label class="field inline"><span>${name}</span>` +
     `<select data-seat="${i}">${kinds}</select></label></li>`
@@ -83,13 +83,14 @@ function renderPresets() {
 async function start(event) {
   event.preventDefault();
   const kinds = [...document.querySelectorAll("#seats select")].map((s) => s.value);
-  let people = 0;
+  if (!kinds.includes("human")) kinds[0] = "human"; // somebody plays
+  // A person is named by the seat, a bot as the server names it ("Optimal bot 3" when two
+  // play); both are shown in the reader's language.
   const players = kinds.map((kind, i) => {
-    if (kind === "human") people += 1;
-    const name = kind === "human" ? seatName(i + 1) : BOT_NAMES[kind]();
-    return { name: kinds.filter((k) => k === kind).length > 1 && kind !== "human" ? `${name} ${i + 1}` : name, kind };
+    if (kind === "human") return { name: "", kind };
+    const twice = kinds.filter((k) => k === kind).length > 1;
+    return { name: twice ? `${BOT_NAMES[kind]} ${i + 1}` : BOT_NAMES[kind], kind };
   });
-  if (!people) players[0] = { name: seatName(1), kind: "human" };
   await solverFor($("preset").value);
   current = game.newGame($("preset").value, players);
   await save(current);
@@ -99,7 +100,8 @@ async function start(event) {
 
 // --- the game -------------------------------------------------------------------------------
 function name(seat) {
-  return current.players[seat].name;
+  const player = current.players[seat];
+  return player.kind === "human" ? seatName({ seat }) : playerName(player.name);
 }
 
 function renderDice() {
@@ -142,14 +144,14 @@ function renderHints() {
 function renderSheet() {
   const g = current;
   const mine = !g.finished && !game.isBotTurn(g) && g.dice ? game.possible(solver, g) : {};
-  const head = g.players.map((p, i) => `<th scope="col"${i === g.player && !g.finished ? ' class="now"' : ""}>${nameHtml(p.name)}</th>`).join("");
+  const head = g.players.map((_, i) => `<th scope="col"${i === g.player && !g.finished ? ' class="now"' : ""}>${nameHtml(name(i))}</th>`).join("");
   const rows = solver.categories.map((c) => {
     const cells = g.players.map((_, seat) => {
       const value = g.sheets[seat][c];
       if (value !== undefined) return `<td>${value}</td>`;
       if (seat === g.player && c in mine) {
         const label = t("Score {points} in {category}", { points: mine[c], category: categoryLabel(c) });
-        return `<td><button type="button" class="box" data-category="${c}" aria-label="${esc(label)}">${mine[c]}</button></td>`;
+        return `<td><button type="button" class="box" data-category="${c}"${busy ? " disabled" : ""} aria-label="${esc(label)}">${mine[c]}</button></td>`;
       }
       return "<td></td>";
     });
@@ -173,21 +175,28 @@ function winnerHtml() {
   });
 }
 
+function decisionHtml(d) {
+  return (
+    `<li><strong>${esc(t("Turn {turn}: lost {loss}", { turn: d.turn, loss: number(d.loss, 2) }))}</strong><br>` +
+    `${smallDice(d.dice)} <span class="muted">${esc(t("Roll {n} of 3", { n: d.roll }))}</span><br>` +
+    `${esc(t("{name} took: {option}", { name: name(d.seat), option: optionText(d.taken) }))}; ` +
+    `${esc(t("Best: {option}", { option: optionText(d.best) }))}</li>`
+  );
+}
+
+// Per player the points lost to the solver's choices: the three biggest losses, and every
+// decision that lost points under a disclosure.
 function renderReview() {
   const lost = game.losses(current);
-  const blocks = current.players.map((p, seat) => {
+  const blocks = current.players.map((_, seat) => {
     const mine = current.decisions.filter((d) => d.seat === seat && d.loss > 0.005);
-    const items = mine
-      .map(
-        (d) =>
-          `<li><strong>${esc(t("Turn {turn}: lost {loss}", { turn: d.turn, loss: number(d.loss, 2) }))}</strong> ` +
-          `<span class="muted">${esc(t("Roll {n} of 3", { n: d.roll }))}: ${d.dice.join(" ")}</span><br>` +
-          `${esc(t("{name} took: {option}", { name: p.name, option: optionText(d.taken) }))}; ` +
-          `${esc(t("Best: {option}", { option: optionText(d.best) }))}</li>`,
-      )
-      .join("");
+    const biggest = [...mine].sort((a, b) => b.loss - a.loss).slice(0, 3);
     const summary = mine.length ? t("Points lost: {loss}", { loss: number(lost[seat], 2) }) : t("The best play.");
-    return `<section class="review-seat"><h3>${nameHtml(p.name)}</h3><p>${esc(summary)}</p>${items ? `<ol class="decisions">${items}</ol>` : ""}</section>`;
+    const every = mine.length > biggest.length
+      ? `<details><summary>${esc(t("Every decision"))}</summary><ol class="decisions">${mine.map(decisionHtml).join("")}</ol></details>`
+      : "";
+    const top = biggest.length ? `<ol class="decisions">${biggest.map(decisionHtml).join("")}</ol>` : "";
+    return `<section class="review-seat"><h3>${nameHtml(name(seat))}</h3><p>${esc(summary)}</p>${top}${every}</section>`;
   });
   $("winner").innerHTML = winnerHtml();
   $("review").innerHTML = blocks.join("");
@@ -219,6 +228,8 @@ function render() {
   $("results").hidden = !(current && current.finished);
   if (!current) return;
   renderStatus();
+  $("dice").hidden = current.finished;
+  $("actions").hidden = current.finished;
   renderDice();
   const mine = playing && !game.isBotTurn(current);
   $("roll").disabled = !mine || busy || current.rollsUsed >= 3 || (current.dice && current.held.every(Boolean));
@@ -236,6 +247,7 @@ async function act(move) {
   busy = true;
   try {
     $("hints").hidden = true;
+    render(); // the controls are off until the move is made and saved: no double taps
     await move();
     await save(current);
   } finally {
