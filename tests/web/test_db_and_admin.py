@@ -76,7 +76,7 @@ def test_upgrade_from_the_first_release_keeps_its_games_and_downgrade_goes_back(
             {"when": when},
         )
     assert "at migration 0001 " in out(capsys, "db", "current", "--database", url)
-    assert "at migration 0006 " in out(capsys, "db", "upgrade", "--database", url)
+    assert "at migration 0007 " in out(capsys, "db", "upgrade", "--database", url)
     with engine.connect() as c:
         row = c.execute(text("SELECT creator, fair_next, revision FROM tables")).one()
         assert tuple(row) == (None, None, 7)
@@ -85,6 +85,10 @@ def test_upgrade_from_the_first_release_keeps_its_games_and_downgrade_goes_back(
     lines = out(capsys, "admin", "tables", "list", "--database", url).splitlines()
     assert lines[1].split()[:2] == ["OLD234", "finished"] and lines[1].endswith("Ann")
 
+    assert "at migration 0006 " in out(capsys, "db", "downgrade", "--database", url)
+    assert "ratings" not in inspect(engine).get_table_names()  # the ratings' migration gone
+    with engine.connect() as c:
+        assert c.execute(text("SELECT name FROM seats")).one() == ("Ann",)
     assert "at migration 0005 " in out(capsys, "db", "downgrade", "--database", url)
     assert "accounts" not in inspect(engine).get_table_names()  # the accounts' migration gone
     with engine.connect() as c:
@@ -98,7 +102,7 @@ def test_upgrade_from_the_first_release_keeps_its_games_and_downgrade_goes_back(
     assert "at migration 0002 " in out(capsys, "db", "downgrade", "--database", url)
     assert "banned_names" not in inspect(engine).get_table_names()
     err = out(capsys, "admin", "names", "list", "--database", url, status=2)
-    assert "is at migration 0002, this yacht needs 0006: run yacht db upgrade first" in err
+    assert "is at migration 0002, this yacht needs 0007: run yacht db upgrade first" in err
     out(capsys, "db", "upgrade", "--database", url)
     engine.dispose()
 
@@ -119,7 +123,7 @@ def test_a_database_of_a_newer_release_is_refused_naming_both_migrations(
         err = out(capsys, *command, "--database", url, status=2)
         assert err.count("\n") == 1, err
         assert "is at migration 9999_future, which this yacht does not know" in err
-        assert "(its newest is 0006)" in err and "yacht db downgrade 0006" in err
+        assert "(its newest is 0007)" in err and "yacht db downgrade 0007" in err
     assert "at migration 9999_future " in out(capsys, "db", "current", "--database", url)
 
 

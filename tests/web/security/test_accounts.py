@@ -164,10 +164,13 @@ def test_a_guest_without_a_cookie_is_not_asked_for_a_token(web: Site) -> None:
     guest.join(code, 1, "Bob")
     assert guest.act(code, 0, token, {"kind": "roll"}).status_code == 200
     # a cookie of no session is no sign-in: cleared, and the request is a guest's
-    guest.plant("expired-or-made-up")
     code = guest.table("human", "human")
+    guest.plant("expired-or-made-up")
     r = guest.post(f"/api/tables/{code}/join", {"seat": 0, "name": "Zoë"})
     assert r.status_code == 200 and 'yacht_session=""' in r.headers["set-cookie"]
+    guest.plant("expired-or-made-up")  # opening a table too
+    r = guest.post("/api/tables", {"seats": [{"kind": "human"}]})
+    assert r.status_code == 201 and 'yacht_session=""' in r.headers["set-cookie"]
 
 
 def test_a_cross_site_form_cannot_sign_anyone_in(web: Site) -> None:

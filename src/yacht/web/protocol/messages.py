@@ -281,6 +281,12 @@ class CreateTable(_Model):
         description="a table for those you invite: never listed, nor its finished games, and "
         "its code has 13 characters (65 bits) instead of 6",
     )
+    rated: StrictBool = Field(
+        default=False,
+        description="a rated table: 2 to 6 seats, all for signed-in people (open it signed "
+        "in); it plays without hints, and each game's final ranks change the players' ratings "
+        "for its preset",
+    )
 
 
 class JoinSeat(_Model):

@@ -156,6 +156,7 @@ class TableState(Model):
     invite_path: str
     rules: RulesInfo
     hints: bool
+    rated: bool = Field(default=False, description="its games change the players' ratings")
     turn_seconds: int | None
     start_rule: str
     client_seed: str

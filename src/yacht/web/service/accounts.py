@@ -118,6 +118,8 @@ class AccountError(
         "name_markup": N_("an account's name cannot contain the character {char}"),
         "name_held": N_("the name {name} looks like the name of an account: sign in to use it"),
         "hashing_busy": N_("too many sign-ins at once: try again in a moment"),
+        "rated_signed_in": N_("a rated table is for signed-in players: sign in first"),
+        "rated_people": N_("a rated table has 2 to 6 seats, all for people"),
     },
 ):
     """Why an account request was refused (the message the player reads, in their language)."""

@@ -31,7 +31,7 @@ from yacht.web.protocol.messages import (
     TakeBackMessage,
 )
 from yacht.web.protocol.names import look_alike
-from yacht.web.service import bots, fairness
+from yacht.web.service import bots, fairness, ratings
 from yacht.web.service.presence import GRACE
 from yacht.web.storage.accounts import DELETED_NAME
 from yacht.web.storage.changes import Change
@@ -192,6 +192,11 @@ def join(
         raise TableError("seat_taken", f"seat {body.seat + 1} is played by a bot")
     if row.token_hash is not None:
         raise TableError("seat_taken", f"seat {body.seat + 1} is taken by {row.name}")
+    if snap.table.rated:  # (the service refuses a guest with the words why, before this)
+        if account is None:
+            raise TableError("unauthorized", "a rated table is for signed-in players")
+        if any(r.account_id == account for r in snap.seats):
+            raise TableError("seat_taken", "you have a seat at this rated table already")
     alike = look_alike(body.name, (r.name for r in snap.seats if r.position != body.seat))
     if alike is not None:
         raise TableError(
@@ -285,7 +290,10 @@ def _apply(
     except GameError as e:
         raise engine_error(e) from None
     new_turn = event.points is not None
-    return Change(game=game_columns(snap.table, game, ctx, new_turn=new_turn), engine=game)
+    change = Change(game=game_columns(snap.table, game, ctx, new_turn=new_turn), engine=game)
+    if game.finished:
+        change.finish = ratings.finish(snap.table, snap.seats, game)
+    return change
 
 
 def hint_game(snap: TableSnapshot, game: Game | None, msg: HintMessage) -> Game:

@@ -43,7 +43,7 @@ def opening_rows(
     table = TableRow(
         code=code,
         preset=rules.name,
-        hints=spec.hints,
+        hints=spec.hints and not spec.rated,
         turn_seconds=spec.turn_seconds,
         start_rule=spec.start,
         client_seed=spec.client_seed,
@@ -52,6 +52,7 @@ def opening_rows(
         created_at=stamp,
         creator=creator,
         private=spec.private,
+        rated=spec.rated,
     )
     levels = Counter(s.bot for s in spec.seats if s.kind == "bot")
     seen: Counter[str | None] = Counter()

@@ -25,11 +25,16 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
+
+from yacht.game import Game
+from yacht.rules import Category
+from yacht.web.storage.models import SeatRow, TableRow
+from yacht.web.storage.results import Finish, Result, Standing
 
 __all__ = [
     "MAX_SEATS",
@@ -42,6 +47,7 @@ __all__ = [
     "RatingChange",
     "RatingError",
     "Seat",
+    "finish",
     "ranks_from_totals",
     "rate_game",
 ]
@@ -212,3 +218,47 @@ def rate_game(seats: Sequence[Seat]) -> list[RatingChange]:
         )
         for i, s in enumerate(seats)
     ]
+
+
+START = Standing(MU, SIGMA, 0)
+"""A player new to a preset, as stored."""
+
+
+def _rate(ranks: dict[int, int]) -> Callable[[Mapping[int, Standing]], dict[int, Standing]]:
+    def rate(before: Mapping[int, Standing]) -> dict[int, Standing]:
+        seats = [Seat(a, Rating(s.mu, s.sigma, s.games), ranks[a]) for a, s in before.items()]
+        return {
+            int(c.player): Standing(c.after.mu, c.after.sigma, c.after.games)
+            for c in rate_game(seats)
+        }
+
+    return rate
+
+
+def finish(table: TableRow, seats: Sequence[SeatRow], game: Game) -> Finish | None:
+    """What a finished ``game`` leaves for its signed-in players (None: it has none): each
+    account's total, rank and Yachts, once per account (an account in two seats of an unrated
+    table counts its first); for a rated table whose every seat holds another account, the
+    OpenSkill update by final rank. A seat a bot played for an absent player still holds the
+    player's account, so the player keeps the seat's rank."""
+    totals = game.totals
+    ranks = ranks_from_totals(totals)
+    first: dict[int, int] = {}
+    for row in seats:
+        if row.account_id is not None:
+            first.setdefault(row.account_id, row.position)
+    if not first:
+        return None
+    results = tuple(
+        Result(
+            account,
+            seat,
+            totals[seat],
+            ranks[seat],
+            int(game.sheet(seat).get(Category.YACHT, 0) > 0),
+        )
+        for account, seat in first.items()
+    )
+    rated = bool(table.rated) and len(first) == len(seats) >= MIN_SEATS
+    rate = _rate({r.account: r.rank for r in results}) if rated else None
+    return Finish(table.preset, bool(table.private), rated, len(seats), results, rate, START)

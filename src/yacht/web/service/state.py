@@ -203,6 +203,7 @@ def state_json(
         "invite_path": f"/t/{table.code}",
         "rules": _rules_json(table.preset),
         "hints": table.hints,
+        "rated": bool(table.rated),
         "turn_seconds": table.turn_seconds,
         "start_rule": table.start_rule,
         "client_seed": table.client_seed,

@@ -367,9 +367,17 @@ class TableService:
 
     # --- table lifecycle -----------------------------------------------------------------
 
-    async def create(self, spec: CreateTable, creator: str | None = None) -> dict[str, Any]:
-        """Open a table (``creator``: who asks, for the cap on their waiting tables)."""
+    async def create(
+        self, spec: CreateTable, creator: str | None = None, account: Account | None = None
+    ) -> dict[str, Any]:
+        """Open a table (``creator``: who asks, for the cap on their waiting tables;
+        ``account``: the signed-in player who asks, whom a rated table needs)."""
         rules = checked(spec)
+        if spec.rated:
+            if account is None:
+                raise refusal("unauthorized", "rated_signed_in")
+            if len(spec.seats) < 2 or any(s.kind != "human" for s in spec.seats):
+                raise refusal("invalid", "rated_people")
         await self._check_names([s.name for s in spec.seats if s.name])
         if all(s.kind == "bot" for s in spec.seats):
             await self._check_bot_tables(creator)
@@ -450,6 +458,10 @@ class TableService:
         follows the account: its token is the account's
         (:func:`yacht.web.service.seats.mine` gives it again on any device)."""
         code = code.upper()
+        if account is None:
+            snap, _ = await self.load(code)
+            if snap.table.rated:
+                raise refusal("unauthorized", "rated_signed_in")
         if account is not None:
             body = body.model_copy(update={"name": account.name})
             token = seat_token(account.seat_key, code, body.seat)

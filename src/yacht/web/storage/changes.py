@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from yacht.game import Game
     from yacht.web.storage.models import GameRow
+    from yacht.web.storage.results import Finish
 
 __all__ = ["Change"]
 
@@ -22,15 +23,17 @@ __all__ = ["Change"]
 class Change:
     """Columns to set on seats (by position), on the current game and on the table row, or a new
     game to start (a rematch); ``engine``: the engine game after the change (None: none started,
-    or the decision did not hand it over)."""
+    or the decision did not hand it over); ``finish``: the current game ended with signed-in
+    players, whose results (and ratings, for a rated table) are written in the same transaction."""
 
     seats: dict[int, dict[str, Any]] = field(default_factory=dict)
     game: dict[str, Any] = field(default_factory=dict)
     new_game: GameRow | None = None
     engine: Game | None = None
     table: dict[str, Any] = field(default_factory=dict)
+    finish: Finish | None = None
 
     @property
     def is_move(self) -> bool:
         """A move: only the current game's own columns change (the other processes are told)."""
-        return not (self.seats or self.table or self.new_game)
+        return not (self.seats or self.table or self.new_game or self.finish)

@@ -14,7 +14,17 @@ from datetime import datetime
 from functools import cache
 from typing import Any, TypeVar
 
-from sqlalchemy import JSON, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint, false
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, configure_mappers, mapped_column, relationship
 from sqlalchemy.orm.instrumentation import ClassManager, manager_of_class
 
@@ -25,6 +35,9 @@ __all__ = [
     "BannedNameRow",
     "Base",
     "GameRow",
+    "PlayerGameRow",
+    "RatingEventRow",
+    "RatingRow",
     "SeatRow",
     "SessionRow",
     "TableRow",
@@ -52,6 +65,8 @@ class TableRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     # Kept out of the public lists (waiting tables, finished games); its code is 13 characters.
     private: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # A rated table: signed-in players only, no hints, no undo; its games change ratings.
+    rated: Mapped[bool] = mapped_column(default=False, server_default=false())
     # A hash of the client (address) that opened it: caps its waiting tables.
     creator: Mapped[str | None] = mapped_column(String(64), index=True, default=None)
     # The next game's secret seed, its commitment and the seeds players gave for it (fair
@@ -158,6 +173,65 @@ class SessionRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     csrf_token: Mapped[str] = mapped_column(String(64))
+
+
+class RatingRow(Base):
+    """An account's rating for one preset (see :mod:`yacht.web.service.ratings`)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_preset_ordinal", "preset", "ordinal"),)
+
+    account_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    preset: Mapped[str] = mapped_column(String(40), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)  # mu - 3 sigma: what the leaderboard sorts by
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingEventRow(Base):
+    """One account's rating after one rated game (a game rates a player once)."""
+
+    __tablename__ = "rating_events"
+    __table_args__ = (
+        UniqueConstraint("game_id", "account_id", name="uq_rating_events_game_account"),
+        Index("ix_rating_events_account", "account_id", "preset", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(Integer)
+    account_id: Mapped[int] = mapped_column(Integer)
+    preset: Mapped[str] = mapped_column(String(40))
+    rank: Mapped[int] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerGameRow(Base):
+    """One account's result in one finished game, written with the game's last move; the
+    points lost and the decisions counted follow when the game's review is made."""
+
+    __tablename__ = "player_games"
+    __table_args__ = (Index("ix_player_games_account_finished", "account_id", "finished_at"),)
+
+    account_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_code: Mapped[str] = mapped_column(String(16))
+    number: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    preset: Mapped[str] = mapped_column(String(40))
+    rated: Mapped[bool]
+    private: Mapped[bool]
+    players: Mapped[int] = mapped_column(Integer)
+    total: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(Integer)
+    yachts: Mapped[int] = mapped_column(Integer)
+    loss: Mapped[float | None] = mapped_column(Float, default=None)
+    decisions: Mapped[int | None] = mapped_column(Integer, default=None)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 Row = TypeVar("Row", bound=Base)

@@ -41,6 +41,7 @@ from typing import Any, cast
 import orjson
 from sqlalchemy.engine import make_url
 
+from yacht.web.storage import results
 from yacht.web.storage.changes import Change
 from yacht.web.storage.models import GameRow, SeatRow, TableRow, columns_of, snapshot_row
 from yacht.web.storage.outage import Unavailable, gone, unsent
@@ -71,6 +72,7 @@ BUMP_TO_GAME = (
     "RETURNING game_number"
 )
 GAME_NUMBER = "SELECT game_number FROM tables WHERE code = $1"
+GAME_ID = "SELECT id FROM games WHERE table_code = $1 AND number = $2"
 # A move bumps the revision and writes its game in one statement (so one round trip, and one
 # transaction of its own): when the bump finds the table at another revision it changes no
 # row, so the game's UPDATE joined to it changes none either and nothing is returned.
@@ -293,6 +295,9 @@ class Direct:
                         code,
                         number,
                     )
+                if change.finish is not None:
+                    game_id = await connection.fetchval(GAME_ID, code, number)
+                    await results.write_pg(connection, change.finish, game_id, code, number, when)
                 if new_game is not None:
                     columns = {k: getattr(new_game, k) for k in GAME_COLUMNS if k != "id"}
                     names = ", ".join(columns)

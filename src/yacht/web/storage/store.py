@@ -36,6 +36,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session, sessionmaker
 
+from yacht.web.storage import results
 from yacht.web.storage.changes import Change
 from yacht.web.storage.models import (
     BannedNameRow,
@@ -125,6 +126,9 @@ _SEAT = update(_SEATS).where(
     _SEATS.c.table_code == bindparam("b_code"), _SEATS.c.position == bindparam("b_position")
 )
 _GAME = update(_GAMES).where(
+    _GAMES.c.table_code == bindparam("b_code"), _GAMES.c.number == bindparam("b_number")
+)
+_GAME_ID = select(_GAMES.c.id).where(
     _GAMES.c.table_code == bindparam("b_code"), _GAMES.c.number == bindparam("b_number")
 )
 _LOAD_SEATS = (
@@ -591,6 +595,9 @@ class Store:
                 c.execute(_SEAT, {**columns, "b_code": code, "b_position": position})
             if game:
                 c.execute(_GAME, {**game, "updated_at": now(), "b_code": code, "b_number": number})
+            if change.finish is not None:
+                ended = c.execute(_GAME_ID, {"b_code": code, "b_number": number}).scalar_one()
+                results.write(c, change.finish, ended, code, cast(int, number), now())
             if new_game is not None:
                 columns = {k: getattr(new_game, k) for k in _GAME_COLUMNS if k != "id"}
                 key = c.execute(insert(_GAMES).values(**columns)).inserted_primary_key

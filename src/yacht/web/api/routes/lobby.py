@@ -8,9 +8,10 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from yacht.rules import preset_names, rules_by_name
-from yacht.web.api.deps import Creator, Service, limit
+from yacht.web.api.deps import Creator, Player, Service, limit
 from yacht.web.protocol.messages import CreateTable, Preset, TableState, TableSummary
 from yacht.web.service import bots
+from yacht.web.service.accounts import Account
 from yacht.web.service.state import table_summary
 from yacht.web.storage.store import DAMAGE
 
@@ -33,10 +34,14 @@ async def bot_levels() -> list[str]:
 
 
 @router.post("/tables", status_code=201, dependencies=[limit("create")])
-async def create_table(body: CreateTable, service: Service, creator: Creator) -> TableState:
+async def create_table(
+    body: CreateTable, service: Service, creator: Creator, player: Player
+) -> TableState:
     """Open a table; its ``game.commitment`` is the SHA-256 of the secret dice seed. A client
-    may have 5 tables waiting for players at once; a waiting table expires after an hour."""
-    return TableState.model_validate(await service.create(body, creator))
+    may have 5 tables waiting for players at once; a waiting table expires after an hour. A
+    rated table (``"rated": true``) is opened signed in (401 ``unauthorized`` otherwise)."""
+    account = player if isinstance(player, Account) else None
+    return TableState.model_validate(await service.create(body, creator, account))
 
 
 @router.get("/tables")

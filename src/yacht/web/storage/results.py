@@ -1,0 +1,232 @@
+"""What a finished game leaves behind for its signed-in players, written in the transaction of
+the game's last move: one :class:`~yacht.web.storage.models.PlayerGameRow` per account, and for
+a rated game each account's new rating and a rating event.
+
+Ratings are read and written here, but computed by the caller's ``rate`` (the service's OpenSkill
+model, :mod:`yacht.web.service.ratings`): this layer does not know the model. The rating rows of
+the game's players are locked in account id order before they are read (``SELECT ... FOR
+UPDATE`` on PostgreSQL; SQLite has one writer at a time, and the move's first statement took
+the write lock already), so two games of one player ending at the same moment are both counted,
+one after the other, and two games with the same players in other seat orders cannot deadlock.
+A game rates a player once: ``rating_events`` is unique on (game, account), so a change that
+runs twice fails whole rather than count twice.
+
+>>> finish = Finish("traditional", False, False, 2, (Result(7, 0, 180, 1, 1),), None)
+>>> finish.accounts, finish.rated_accounts
+((7,), ())
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import Connection, Table, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from yacht.web.storage.models import PlayerGameRow, RatingEventRow, RatingRow
+
+__all__ = ["Finish", "Rate", "Result", "Standing", "write", "write_pg"]
+
+_RATINGS = cast(Table, RatingRow.__table__)
+_EVENTS = cast(Table, RatingEventRow.__table__)
+_PLAYER_GAMES = cast(Table, PlayerGameRow.__table__)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """An account's rating for one preset as stored: mean, uncertainty, rated games."""
+
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+Rate = Callable[[Mapping[int, Standing]], Mapping[int, Standing]]
+"""Each rated account's standing before the game -> after it."""
+
+
+@dataclass(frozen=True)
+class Result:
+    """One account's seat in a finished game: ``rank`` 1 for first (ties share a rank)."""
+
+    account: int
+    seat: int
+    total: int
+    rank: int
+    yachts: int
+
+
+@dataclass(frozen=True)
+class Finish:
+    """A finished game's results for its signed-in players; ``rate`` for a rated game."""
+
+    preset: str
+    private: bool
+    rated: bool
+    players: int
+    results: tuple[Result, ...]
+    rate: Rate | None
+    start: Standing = Standing(0.0, 1.0, 0)
+    """The standing of a player new to the preset (the rating model's prior)."""
+
+    @property
+    def accounts(self) -> tuple[int, ...]:
+        return tuple(sorted({r.account for r in self.results}))
+
+    @property
+    def rated_accounts(self) -> tuple[int, ...]:
+        return self.accounts if self.rated and self.rate is not None else ()
+
+    def rows(self, game_id: int, code: str, number: int, when: datetime) -> list[dict[str, Any]]:
+        return [
+            {
+                "account_id": r.account,
+                "game_id": game_id,
+                "table_code": code,
+                "number": number,
+                "seat": r.seat,
+                "preset": self.preset,
+                "rated": self.rated,
+                "private": self.private,
+                "players": self.players,
+                "total": r.total,
+                "rank": r.rank,
+                "yachts": r.yachts,
+                "loss": None,
+                "decisions": None,
+                "finished_at": when,
+            }
+            for r in self.results
+        ]
+
+    def starts(self, when: datetime) -> list[dict[str, Any]]:
+        """Rating rows for players new to the preset (inserted unless there is one)."""
+        return [self._rating(a, self.start, when) for a in self.rated_accounts]
+
+    def _rating(self, account: int, s: Standing, when: datetime) -> dict[str, Any]:
+        return {
+            "account_id": account,
+            "preset": self.preset,
+            "mu": s.mu,
+            "sigma": s.sigma,
+            "ordinal": s.ordinal,
+            "games": s.games,
+            "updated_at": when,
+        }
+
+    def rated_rows(
+        self, game_id: int, before: Mapping[int, Standing], when: datetime
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """The ratings to update and the rating events."""
+        assert self.rate is not None
+        after = self.rate(before)
+        ranks = {r.account: r.rank for r in self.results}
+        changed, events = [], []
+        for account in self.rated_accounts:
+            s = after[account]
+            changed.append(self._rating(account, s, when))
+            events.append(
+                {
+                    "game_id": game_id,
+                    "account_id": account,
+                    "preset": self.preset,
+                    "rank": ranks[account],
+                    "mu": s.mu,
+                    "sigma": s.sigma,
+                    "games": s.games,
+                    "at": when,
+                }
+            )
+        return changed, events
+
+
+def write(
+    c: Connection, finish: Finish, game_id: int, code: str, number: int, when: datetime
+) -> None:
+    """Write ``finish`` inside the caller's transaction (SQLAlchemy: SQLite, PostgreSQL)."""
+    c.execute(insert(_PLAYER_GAMES), finish.rows(game_id, code, number, when))
+    accounts = finish.rated_accounts
+    if not accounts:
+        return
+    dialect = sqlite.insert if c.dialect.name == "sqlite" else postgresql.insert
+    c.execute(dialect(_RATINGS).on_conflict_do_nothing(), finish.starts(when))
+    query = (
+        select(_RATINGS.c.account_id, _RATINGS.c.mu, _RATINGS.c.sigma, _RATINGS.c.games)
+        .where(_RATINGS.c.preset == finish.preset, _RATINGS.c.account_id.in_(accounts))
+        .order_by(_RATINGS.c.account_id)
+        .with_for_update()
+    )
+    before = {a: Standing(mu, sigma, games) for a, mu, sigma, games in c.execute(query)}
+    changed, events = finish.rated_rows(game_id, before, when)
+    for row in changed:
+        c.execute(
+            update(_RATINGS)
+            .where(_RATINGS.c.account_id == row["account_id"], _RATINGS.c.preset == finish.preset)
+            .values(**row)
+        )
+    c.execute(insert(_EVENTS), events)
+
+
+def _insert_sql(table: Table, columns: list[str]) -> str:
+    holes = ", ".join(f"${i + 1}" for i in range(len(columns)))
+    return f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({holes})"
+
+
+_PG_PLAYER_GAMES = [c.name for c in _PLAYER_GAMES.columns]
+_PG_RATINGS = [c.name for c in _RATINGS.columns]
+_PG_EVENTS = [c.name for c in _EVENTS.columns if c.name != "id"]
+# Missing rows first (the prior; in account order, so two games insert in the same order), then
+# every row of the game's players locked in account order: the read sees the other game's
+# committed update, never a lost one.
+_PG_LOCK = (
+    "SELECT account_id, mu, sigma, games FROM ratings WHERE preset = $1 "
+    "AND account_id = ANY($2::int[]) ORDER BY account_id FOR UPDATE"
+)
+_PG_UPDATE = (
+    "UPDATE ratings SET mu = $3, sigma = $4, ordinal = $5, games = $6, updated_at = $7 "
+    "WHERE account_id = $1 AND preset = $2"
+)
+
+
+async def write_pg(
+    connection: Any, finish: Finish, game_id: int, code: str, number: int, when: datetime
+) -> None:
+    """:func:`write` on an asyncpg connection, inside the caller's transaction."""
+    rows = finish.rows(game_id, code, number, when)
+    await connection.executemany(
+        _insert_sql(_PLAYER_GAMES, _PG_PLAYER_GAMES),
+        [[r[k] for k in _PG_PLAYER_GAMES] for r in rows],
+    )
+    accounts = finish.rated_accounts
+    if not accounts:
+        return
+    await connection.executemany(
+        _insert_sql(_RATINGS, _PG_RATINGS) + " ON CONFLICT DO NOTHING",
+        [[r[k] for k in _PG_RATINGS] for r in finish.starts(when)],
+    )
+    before = {
+        r["account_id"]: Standing(r["mu"], r["sigma"], r["games"])
+        for r in await connection.fetch(_PG_LOCK, finish.preset, list(accounts))
+    }
+    changed, events = finish.rated_rows(game_id, before, when)
+    for r in changed:
+        await connection.execute(
+            _PG_UPDATE,
+            r["account_id"],
+            r["preset"],
+            r["mu"],
+            r["sigma"],
+            r["ordinal"],
+            r["games"],
+            r["updated_at"],
+        )
+    await connection.executemany(
+        _insert_sql(_EVENTS, _PG_EVENTS), [[e[k] for k in _PG_EVENTS] for e in events]
+    )
