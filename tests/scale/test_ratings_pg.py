@@ -97,6 +97,12 @@ def test_a_last_move_that_fails_half_way_writes_nothing_and_counts_once_later(
         assert revision == snap.revision + 1
         with pytest.raises(ConflictError):  # the same change again: refused whole
             await store.achange(code, snap.revision, change)
+        review = {
+            "players": [
+                {"seat": s, "loss": 1.5 * s, "decisions": [{"accurate": True}]} for s in (0, 1)
+            ]
+        }
+        await store.achange(code, revision, Change(game={"review": review}))
         await store.aclose()
 
     asyncio.run(work())
@@ -106,4 +112,5 @@ def test_a_last_move_that_fails_half_way_writes_nothing_and_counts_once_later(
         (5, 1),
     ]
     assert len(rows(pg_url, "SELECT * FROM rating_events")) == 2
-    assert len(rows(pg_url, "SELECT * FROM player_games")) == 2
+    found = rows(pg_url, "SELECT seat, loss, decisions, accurate FROM player_games ORDER BY seat")
+    assert found == [(0, 0.0, 1, 1), (1, 1.5, 1, 1)]  # the review's figures, with the review

@@ -51,6 +51,9 @@ def test_a_rated_game_rates_both_players_by_final_rank(web: Site, db: Path) -> N
     assert state["rated"] is True and state["hints"] is False
     game = play_out(code, players)
     totals = game["totals"]
+    portal = web.http.portal
+    assert portal is not None
+    portal.call(web.app.state.runner.idle)  # the review is made and kept
     engine = create_engine(f"sqlite:///{db}")
     with engine.connect() as c:
         rows = c.execute(
@@ -61,7 +64,8 @@ def test_a_rated_game_rates_both_players_by_final_rank(web: Site, db: Path) -> N
         ).all()
         results = c.execute(
             text(
-                "SELECT a.name, p.total, p.rank, p.rated, p.players FROM player_games p "
+                "SELECT a.name, p.total, p.rank, p.rated, p.players, p.loss, p.decisions, "
+                "p.accurate FROM player_games p "
                 "JOIN accounts a ON a.id = p.account_id ORDER BY a.name"
             )
         ).all()
@@ -72,6 +76,12 @@ def test_a_rated_game_rates_both_players_by_final_rank(web: Site, db: Path) -> N
     assert finals == totals
     ranks = ranks_from_totals(finals)
     assert [r[2] for r in results] == ranks and all(r[3] and r[4] == 2 for r in results)
+    game_id = players[0][0].get(f"/api/tables/{code}").json()["game"]["id"]
+    review = players[0][0].get(f"/api/games/{game_id}/review").json()
+    for row, seat in zip(results, review["players"], strict=True):  # the review's figures
+        decisions = seat["decisions"]
+        assert row[5] == seat["loss"] and row[6] == len(decisions) >= 12
+        assert row[7] == sum(d["accurate"] for d in decisions)
     expected = rate_game([Seat("Ann", Rating(), ranks[0]), Seat("Bob", Rating(), ranks[1])])
     for row, change in zip(rows, expected, strict=True):
         assert row[4] == "traditional" and row[3] == 1

@@ -36,4 +36,9 @@ class Change:
     @property
     def is_move(self) -> bool:
         """A move: only the current game's own columns change (the other processes are told)."""
-        return not (self.seats or self.table or self.new_game or self.finish)
+        return not (self.seats or self.table or self.new_game or self.finish or self.reviewed)
+
+    @property
+    def reviewed(self) -> bool:
+        """The current game's review is stored: its players' figures go with it."""
+        return self.game.get("review") is not None

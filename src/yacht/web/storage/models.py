@@ -212,7 +212,7 @@ class RatingEventRow(Base):
 
 class PlayerGameRow(Base):
     """One account's result in one finished game, written with the game's last move; the
-    points lost and the decisions counted follow when the game's review is made."""
+    points lost and the decisions (all, and accurate) follow when the game's review is made."""
 
     __tablename__ = "player_games"
     __table_args__ = (Index("ix_player_games_account_finished", "account_id", "finished_at"),)
@@ -231,6 +231,7 @@ class PlayerGameRow(Base):
     yachts: Mapped[int] = mapped_column(Integer)
     loss: Mapped[float | None] = mapped_column(Float, default=None)
     decisions: Mapped[int | None] = mapped_column(Integer, default=None)
+    accurate: Mapped[int | None] = mapped_column(Integer, default=None)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

@@ -295,9 +295,14 @@ class Direct:
                         code,
                         number,
                     )
-                if change.finish is not None:
+                if change.finish is not None or change.reviewed:
                     game_id = await connection.fetchval(GAME_ID, code, number)
-                    await results.write_pg(connection, change.finish, game_id, code, number, when)
+                    if change.finish is not None:
+                        await results.write_pg(
+                            connection, change.finish, game_id, code, number, when
+                        )
+                    if change.reviewed:
+                        await results.write_review_pg(connection, game_id, game["review"])
                 if new_game is not None:
                     columns = {k: getattr(new_game, k) for k in GAME_COLUMNS if k != "id"}
                     names = ", ".join(columns)

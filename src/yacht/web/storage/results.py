@@ -28,7 +28,17 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from yacht.web.storage.models import PlayerGameRow, RatingEventRow, RatingRow
 
-__all__ = ["Finish", "Rate", "Result", "Standing", "write", "write_pg"]
+__all__ = [
+    "Finish",
+    "Rate",
+    "Result",
+    "Standing",
+    "reviewed",
+    "write",
+    "write_pg",
+    "write_review",
+    "write_review_pg",
+]
 
 _RATINGS = cast(Table, RatingRow.__table__)
 _EVENTS = cast(Table, RatingEventRow.__table__)
@@ -101,6 +111,7 @@ class Finish:
                 "yachts": r.yachts,
                 "loss": None,
                 "decisions": None,
+                "accurate": None,
                 "finished_at": when,
             }
             for r in self.results
@@ -230,3 +241,48 @@ async def write_pg(
     await connection.executemany(
         _insert_sql(_EVENTS, _PG_EVENTS), [[e[k] for k in _PG_EVENTS] for e in events]
     )
+
+
+def reviewed(review: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each seat's figures from a game's review (the JSON of
+    :func:`yacht.web.service.bots.review_json`): the expected points lost over the game, the
+    decisions and the accurate ones.
+
+    >>> reviewed({"players": [{"seat": 1, "loss": 2.5, "decisions": [{"accurate": True}, {}]}]})
+    [{'seat': 1, 'loss': 2.5, 'decisions': 2, 'accurate': 1}]
+    """
+    return [
+        {
+            "seat": int(p["seat"]),
+            "loss": float(p["loss"]),
+            "decisions": len(p["decisions"]),
+            "accurate": sum(bool(d.get("accurate")) for d in p["decisions"]),
+        }
+        for p in review.get("players", ())
+    ]
+
+
+_REVIEWED = (
+    "UPDATE player_games SET loss = $3, decisions = $4, accurate = $5 "
+    "WHERE game_id = $1 AND seat = $2"
+)
+
+
+def write_review(c: Connection, game_id: int, review: Mapping[str, Any]) -> None:
+    """The review's figures onto the game's player rows, in the caller's transaction."""
+    for r in reviewed(review):
+        c.execute(
+            update(_PLAYER_GAMES)
+            .where(_PLAYER_GAMES.c.game_id == game_id, _PLAYER_GAMES.c.seat == r["seat"])
+            .values(loss=r["loss"], decisions=r["decisions"], accurate=r["accurate"])
+        )
+
+
+async def write_review_pg(connection: Any, game_id: int, review: Mapping[str, Any]) -> None:
+    """:func:`write_review` on an asyncpg connection, inside the caller's transaction."""
+    rows = reviewed(review)
+    if rows:
+        await connection.executemany(
+            _REVIEWED,
+            [[game_id, r["seat"], r["loss"], r["decisions"], r["accurate"]] for r in rows],
+        )

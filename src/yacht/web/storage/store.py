@@ -595,9 +595,12 @@ class Store:
                 c.execute(_SEAT, {**columns, "b_code": code, "b_position": position})
             if game:
                 c.execute(_GAME, {**game, "updated_at": now(), "b_code": code, "b_number": number})
-            if change.finish is not None:
+            if change.finish is not None or change.reviewed:
                 ended = c.execute(_GAME_ID, {"b_code": code, "b_number": number}).scalar_one()
-                results.write(c, change.finish, ended, code, cast(int, number), now())
+                if change.finish is not None:
+                    results.write(c, change.finish, ended, code, cast(int, number), now())
+                if change.reviewed:
+                    results.write_review(c, ended, game["review"])
             if new_game is not None:
                 columns = {k: getattr(new_game, k) for k in _GAME_COLUMNS if k != "id"}
                 key = c.execute(insert(_GAMES).values(**columns)).inserted_primary_key
@@ -620,6 +623,9 @@ class Store:
                 )
                 .values(review=review)
             )
+            if done.rowcount:
+                ended = c.execute(_GAME_ID, {"b_code": code, "b_number": number}).scalar_one()
+                results.write_review(c, ended, review)
         return bool(done.rowcount)
 
     # --- banned names -----------------------------------------------------------------

@@ -6,7 +6,8 @@
 - ``rating_events``: every rating change, one row per account and rated game (unique: a game
   rates a player once), for the chart of a rating over time.
 - ``player_games``: one row per account and finished game (rated or not): total, rank, Yachts,
-  and, once the review is made, the points lost and the decisions counted, so a profile reads
+  and, once the review is made, the points lost and the decisions (all, and accurate), so a
+  profile reads
   a player's figures from one indexed table instead of every game's event log.
 
 Revision ID: 0007
@@ -70,6 +71,7 @@ def upgrade() -> None:
         sa.Column("yachts", sa.Integer(), nullable=False),
         sa.Column("loss", sa.Float(), nullable=True),
         sa.Column("decisions", sa.Integer(), nullable=True),
+        sa.Column("accurate", sa.Integer(), nullable=True),
         sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index(
