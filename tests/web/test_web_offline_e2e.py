@@ -15,6 +15,9 @@ import httpx
 import pytest
 from playwright.sync_api import Page
 
+from yacht.dice import PlacedDice
+from yacht.rules import Category, rules_by_name
+
 from .live import CHROMIUM, CHROMIUM_ARGS, LiveServer
 from .pages import PHONE, serious_violations
 
@@ -57,6 +60,16 @@ def human_turn(page: Page) -> None:
     page.locator("#sheet button.box").first.click()
 
 
+SAVED = """() => new Promise((resolve, reject) => {
+  const open = indexedDB.open("yacht-offline");
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const all = open.result.transaction("games").objectStore("games").getAll();
+    all.onsuccess = () => resolve(all.result);
+  };
+})"""
+
+
 def round_text(page: Page) -> str:
     return page.locator("#round").inner_text()
 
@@ -83,6 +96,7 @@ def test_installable_and_a_whole_game_with_the_server_gone(
     hints = page.locator("#hints li")
     assert hints.count() == 3 and page.locator("#hints").is_visible()
     assert serious_violations(page) == []
+
     page.locator("#sheet button.box").first.click()
     for _ in range(3):
         human_turn(page)
@@ -106,3 +120,16 @@ def test_installable_and_a_whole_game_with_the_server_gone(
     assert "Points lost" in review.first.inner_text()  # scoring the first open box loses points
     assert "The chance of winning needs the server" in page.locator("#results").inner_text()
     assert serious_violations(page) == []
+
+    # The game as saved: the engine's dice (rule 3, from the page's seed) and the engine's scores.
+    (saved,) = page.evaluate(SAVED)
+    assert saved["finished"] and saved["preset"] == "traditional"
+    dice = PlacedDice(saved["seed"], key=saved["key"])
+    first_rolls = [d for d in saved["decisions"] if d["roll"] == 1]
+    assert len(first_rolls) >= 24  # every turn's first roll was decided on
+    for d in first_rolls:
+        assert d["dice"] == dice.roll_at(d["seat"], d["turn"] - 1, 0, range(5))
+    rules = rules_by_name(saved["preset"])
+    totals = [rules.total({Category(c): v for c, v in sheet.items()}) for sheet in saved["sheets"]]
+    shown = page.locator("#sheet tr.sum").last.locator("td").all_inner_texts()
+    assert [int(x) for x in shown] == totals

@@ -34,8 +34,9 @@ __all__ = ["SHELL", "Tables", "add_offline", "manifest", "version", "worker_scri
 STATIC = Path(__file__).parents[1] / "static"
 LOCALE = Path(yacht.__file__).parent / "locale"
 TABLES = STATIC / "tables"
-PRESET = "traditional"
-"""The preset whose tables are precached (32 KiB); the others are cached on first use."""
+SMALL = 65536
+"""The tables precached: every preset's values file up to this size (those without an upper
+bonus, 32 KiB each); a larger one (clubhouse, 2 MiB) is kept once a game has used it online."""
 
 YEAR = "public, max-age=31536000, immutable"
 NO_CACHE = "no-cache"
@@ -49,17 +50,15 @@ MODULES = (
 """The play page's scripts: its own and every one it imports."""
 
 
-def _values_file(preset: str) -> str:
+def _small_tables() -> list[str]:
     index = json.loads((TABLES / "index.json").read_text(encoding="utf-8"))
-    for p in index["presets"]:
-        if p["name"] == preset:
-            return str(p["values"]["file"])
-    raise LookupError(f"no tables for preset {preset!r}")  # pragma: no cover
+    files = [p["values"] for p in index["presets"]]
+    return [str(v["file"]) for v in files if v["bytes"] <= SMALL]
 
 
 def shell() -> list[str]:
     """The URLs the worker precaches, relative to the app's root: the page, its scripts and
-    styles, the icons, the texts in every language and the traditional preset's tables."""
+    styles, the icons, the texts in every language and the small presets' tables."""
     return [
         "play",
         "manifest.webmanifest",
@@ -69,7 +68,7 @@ def shell() -> list[str]:
         "static/icons/icon-192.png",
         *(f"static/js/{m}" for m in MODULES),
         "static/tables/index.json",
-        f"static/tables/{_values_file(PRESET)}",
+        *(f"static/tables/{name}" for name in _small_tables()),
         *(f"api/i18n/{lang}" for lang in LANGUAGES),
     ]
 

@@ -83,7 +83,6 @@ function renderPresets() {
 async function start(event) {
   event.preventDefault();
   const kinds = [...document.querySelectorAll("#seats select")].map((s) => s.value);
-  if (!kinds.includes("human")) kinds[0] = "human"; // somebody plays
   // A person is named by the seat, a bot as the server names it ("Optimal bot 3" when two
   // play); both are shown in the reader's language.
   const players = kinds.map((kind, i) => {
@@ -91,7 +90,15 @@ async function start(event) {
     const twice = kinds.filter((k) => k === kind).length > 1;
     return { name: twice ? `${BOT_NAMES[kind]} ${i + 1}` : BOT_NAMES[kind], kind };
   });
-  await solverFor($("preset").value);
+  $("setup-error").hidden = true;
+  try {
+    await solverFor($("preset").value);
+  } catch {
+    // a preset whose tables were never fetched online (clubhouse's are 2 MiB, not precached)
+    $("setup-error").textContent = t("These rules are not on this device yet: play them once with the network on.");
+    $("setup-error").hidden = false;
+    return;
+  }
   current = game.newGame($("preset").value, players);
   await save(current);
   render();
