@@ -114,3 +114,9 @@ def test_a_last_move_that_fails_half_way_writes_nothing_and_counts_once_later(
     assert len(rows(pg_url, "SELECT * FROM rating_events")) == 2
     found = rows(pg_url, "SELECT seat, loss, decisions, accurate FROM player_games ORDER BY seat")
     assert found == [(0, 0.0, 1, 1), (1, 1.5, 1, 1)]  # the review's figures, with the review
+    sums = "SELECT account_id, games, wins, total_sum, best, yachts, reviewed, loss_sum, "
+    sums += "decisions FROM player_stats ORDER BY account_id"
+    assert rows(pg_url, sums) == [
+        (4, 1, 1, 200, 200, 1, 1, 0.0, 1),
+        (5, 1, 0, 150, 150, 0, 1, 1.5, 1),
+    ]

@@ -65,11 +65,17 @@ def test_a_rated_game_rates_both_players_by_final_rank(web: Site, db: Path) -> N
         results = c.execute(
             text(
                 "SELECT a.name, p.total, p.rank, p.rated, p.players, p.loss, p.decisions, "
-                "p.accurate FROM player_games p "
+                "p.accurate, p.yachts FROM player_games p "
                 "JOIN accounts a ON a.id = p.account_id ORDER BY a.name"
             )
         ).all()
         events = c.execute(text("SELECT count(*) FROM rating_events")).scalar_one()
+        sums = c.execute(
+            text(
+                "SELECT games, wins, total_sum, best, yachts, reviewed, loss_sum, decisions, "
+                "accurate FROM player_stats ORDER BY account_id"
+            )
+        ).all()
     engine.dispose()
     assert [r[0] for r in results] == ["Ann", "Bob"] and events == 2
     finals = [r[1] for r in results]
@@ -82,6 +88,9 @@ def test_a_rated_game_rates_both_players_by_final_rank(web: Site, db: Path) -> N
         decisions = seat["decisions"]
         assert row[5] == seat["loss"] and row[6] == len(decisions) >= 12
         assert row[7] == sum(d["accurate"] for d in decisions)
+    assert [tuple(r) for r in sums] == [  # one game each: the sums are that game's figures
+        (1, int(r[2] == 1), r[1], r[1], r[8], 1, r[5], r[6], r[7]) for r in results
+    ]
     expected = rate_game([Seat("Ann", Rating(), ranks[0]), Seat("Bob", Rating(), ranks[1])])
     for row, change in zip(rows, expected, strict=True):
         assert row[4] == "traditional" and row[3] == 1

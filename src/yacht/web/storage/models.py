@@ -36,6 +36,7 @@ __all__ = [
     "Base",
     "GameRow",
     "PlayerGameRow",
+    "PlayerStatsRow",
     "RatingEventRow",
     "RatingRow",
     "SeatRow",
@@ -233,6 +234,24 @@ class PlayerGameRow(Base):
     decisions: Mapped[int | None] = mapped_column(Integer, default=None)
     accurate: Mapped[int | None] = mapped_column(Integer, default=None)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerStatsRow(Base):
+    """The sums of an account's :class:`PlayerGameRow` rows for one preset, kept with them."""
+
+    __tablename__ = "player_stats"
+
+    account_id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    preset: Mapped[str] = mapped_column(String(40), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)  # first places, shared ones too
+    total_sum: Mapped[int] = mapped_column(Integer)
+    best: Mapped[int] = mapped_column(Integer)
+    yachts: Mapped[int] = mapped_column(Integer)
+    reviewed: Mapped[int] = mapped_column(Integer)  # games whose review is made
+    loss_sum: Mapped[float] = mapped_column(Float)  # over the reviewed games
+    decisions: Mapped[int] = mapped_column(Integer)
+    accurate: Mapped[int] = mapped_column(Integer)
 
 
 Row = TypeVar("Row", bound=Base)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Connection, Table, insert, select, update
+from sqlalchemy import Connection, Table, insert, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from yacht.web.storage.models import PlayerGameRow, RatingEventRow, RatingRow
@@ -158,11 +158,40 @@ class Finish:
         return changed, events
 
 
+# One statement for SQLite and PostgreSQL alike (both have ON CONFLICT ... DO UPDATE).
+_COUNT = (
+    "INSERT INTO player_stats (account_id, preset, games, wins, total_sum, best, yachts, "
+    "reviewed, loss_sum, decisions, accurate) VALUES ({a}, {p}, 1, {w}, {t}, {t}, {y}, 0, 0, 0, 0) "
+    "ON CONFLICT (account_id, preset) DO UPDATE SET games = player_stats.games + 1, "
+    "wins = player_stats.wins + excluded.wins, "
+    "total_sum = player_stats.total_sum + excluded.total_sum, "
+    "best = CASE WHEN excluded.best > player_stats.best THEN excluded.best "
+    "ELSE player_stats.best END, yachts = player_stats.yachts + excluded.yachts"
+)
+_COUNT_SQL = text(_COUNT.format(a=":a", p=":p", w=":w", t=":t", y=":y"))
+_COUNT_PG = _COUNT.format(a="$1", p="$2", w="$3", t="$4", y="$5")
+_SUMS_REVIEWED = (
+    "UPDATE player_stats SET reviewed = reviewed + 1, loss_sum = loss_sum + {loss}, "
+    "decisions = decisions + {d}, accurate = accurate + {ok} WHERE account_id = {a} "
+    "AND preset = {p}"
+)
+_SUMS_REVIEWED_SQL = text(_SUMS_REVIEWED.format(loss=":loss", d=":d", ok=":ok", a=":a", p=":p"))
+_SUMS_REVIEWED_PG = _SUMS_REVIEWED.format(loss="$3", d="$4", ok="$5", a="$1", p="$2")
+
+
+def _counts(finish: Finish) -> list[dict[str, Any]]:
+    return [
+        {"a": r.account, "p": finish.preset, "w": int(r.rank == 1), "t": r.total, "y": r.yachts}
+        for r in sorted(finish.results, key=lambda r: r.account)
+    ]
+
+
 def write(
     c: Connection, finish: Finish, game_id: int, code: str, number: int, when: datetime
 ) -> None:
     """Write ``finish`` inside the caller's transaction (SQLAlchemy: SQLite, PostgreSQL)."""
     c.execute(insert(_PLAYER_GAMES), finish.rows(game_id, code, number, when))
+    c.execute(_COUNT_SQL, _counts(finish))
     accounts = finish.rated_accounts
     if not accounts:
         return
@@ -215,6 +244,9 @@ async def write_pg(
         _insert_sql(_PLAYER_GAMES, _PG_PLAYER_GAMES),
         [[r[k] for k in _PG_PLAYER_GAMES] for r in rows],
     )
+    await connection.executemany(
+        _COUNT_PG, [[r["a"], r["p"], r["w"], r["t"], r["y"]] for r in _counts(finish)]
+    )
     accounts = finish.rated_accounts
     if not accounts:
         return
@@ -264,25 +296,41 @@ def reviewed(review: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 _REVIEWED = (
     "UPDATE player_games SET loss = $3, decisions = $4, accurate = $5 "
-    "WHERE game_id = $1 AND seat = $2"
+    "WHERE game_id = $1 AND seat = $2 AND loss IS NULL RETURNING account_id, preset"
 )
 
 
 def write_review(c: Connection, game_id: int, review: Mapping[str, Any]) -> None:
-    """The review's figures onto the game's player rows, in the caller's transaction."""
+    """The review's figures onto the game's player rows and their sums, in the caller's
+    transaction (a row that has them already is left as it is)."""
     for r in reviewed(review):
-        c.execute(
+        done = c.execute(
             update(_PLAYER_GAMES)
-            .where(_PLAYER_GAMES.c.game_id == game_id, _PLAYER_GAMES.c.seat == r["seat"])
+            .where(
+                _PLAYER_GAMES.c.game_id == game_id,
+                _PLAYER_GAMES.c.seat == r["seat"],
+                _PLAYER_GAMES.c.loss.is_(None),
+            )
             .values(loss=r["loss"], decisions=r["decisions"], accurate=r["accurate"])
-        )
+            .returning(_PLAYER_GAMES.c.account_id, _PLAYER_GAMES.c.preset)
+        ).first()
+        if done is not None:
+            params = {"loss": r["loss"], "d": r["decisions"], "ok": r["accurate"]}
+            c.execute(_SUMS_REVIEWED_SQL, {**params, "a": done[0], "p": done[1]})
 
 
 async def write_review_pg(connection: Any, game_id: int, review: Mapping[str, Any]) -> None:
     """:func:`write_review` on an asyncpg connection, inside the caller's transaction."""
-    rows = reviewed(review)
-    if rows:
-        await connection.executemany(
-            _REVIEWED,
-            [[game_id, r["seat"], r["loss"], r["decisions"], r["accurate"]] for r in rows],
+    for r in reviewed(review):
+        done = await connection.fetchrow(
+            _REVIEWED, game_id, r["seat"], r["loss"], r["decisions"], r["accurate"]
         )
+        if done is not None:
+            await connection.execute(
+                _SUMS_REVIEWED_PG,
+                done["account_id"],
+                done["preset"],
+                r["loss"],
+                r["decisions"],
+                r["accurate"],
+            )

@@ -9,6 +9,9 @@
   and, once the review is made, the points lost and the decisions (all, and accurate), so a
   profile reads
   a player's figures from one indexed table instead of every game's event log.
+- ``player_stats``: the sums of those rows per account and preset (games, wins, totals, best,
+  Yachts, reviewed games, points lost, decisions), kept with them, so a profile's figures are
+  one row however many games the player has.
 
 Revision ID: 0007
 Revises: 0006
@@ -77,9 +80,24 @@ def upgrade() -> None:
     op.create_index(
         "ix_player_games_account_finished", "player_games", ["account_id", "finished_at"]
     )
+    op.create_table(
+        "player_stats",
+        sa.Column("account_id", sa.Integer(), primary_key=True),
+        sa.Column("preset", sa.String(40), primary_key=True),
+        sa.Column("games", sa.Integer(), nullable=False),
+        sa.Column("wins", sa.Integer(), nullable=False),
+        sa.Column("total_sum", sa.Integer(), nullable=False),
+        sa.Column("best", sa.Integer(), nullable=False),
+        sa.Column("yachts", sa.Integer(), nullable=False),
+        sa.Column("reviewed", sa.Integer(), nullable=False),
+        sa.Column("loss_sum", sa.Float(), nullable=False),
+        sa.Column("decisions", sa.Integer(), nullable=False),
+        sa.Column("accurate", sa.Integer(), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("player_stats")
     op.drop_index("ix_player_games_account_finished", table_name="player_games")
     op.drop_table("player_games")
     op.drop_index("ix_rating_events_account", table_name="rating_events")
