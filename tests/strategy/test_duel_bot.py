@@ -5,24 +5,22 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import one_builder
 
 from yacht.bots import make_bot
 from yacht.dice import KEEPS, RandomDice
 from yacht.game import Game, TurnView
 from yacht.rules import CATEGORIES, Category, rules_by_name
 from yacht.strategy.cache import ENV_VAR
-from yacht.strategy.duel import MINIMAX, build_layers
 from yacht.strategy.duel.hints import decide, option_values
-from yacht.strategy.duel.response import FIRST, SECOND
 from yacht.strategy.duel.store import error_bound
 from yacht.strategy.duel.table import open_table
-from yacht.strategy.endgame import build_endgame
+from yacht.strategy.endgame import endgame
+from yacht.strategy.remaining import remaining
 from yacht.strategy.tables import score_table
 from yacht.strategy.win_tables import endgame_columns, row_layout
 
@@ -35,15 +33,16 @@ OTHER = (Category.CHOICE, Category.BIG_STRAIGHT)
 
 
 @pytest.fixture(scope="module", autouse=True)
-def tables(own_tables: Callable[[str], Path]) -> Iterator[None]:
-    """The tables' endgame layers in a cache of this module's own: in the session's cache
-    they would answer every later heads-up hint of the session as a solved table."""
-    folder = own_tables("duel-bot")
+def tables(duel_layers: Path) -> Iterator[None]:
+    """The tables' endgame layers, in their cache of their own (``duel_layers``: in the
+    session's cache they would answer every later heads-up hint of the session as a solved
+    table) as this module's cache. The endgame table and the remaining-points table these
+    tests play with come from the session's cache first (kept in memory), so that they are
+    not built again into that folder."""
+    endgame(TRADITIONAL, 2)
+    remaining(TRADITIONAL)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(ENV_VAR, str(folder))
-        with one_builder(folder):
-            for kind in (MINIMAX, FIRST, SECOND):
-                build_layers(TRADITIONAL, kind, lowest=20)
+        mp.setenv(ENV_VAR, str(duel_layers))
         yield
 
 
@@ -51,7 +50,7 @@ def test_exact_options_equal_the_endgame_table() -> None:
     me, other = used_except(*ME), used_except(*OTHER)
     got = option_values(TRADITIONAL, me, other, -10)
     assert got is not None
-    game = build_endgame(TRADITIONAL, 2)
+    game = endgame(TRADITIONAL, 2)
     want = endgame_columns(game, TRADITIONAL, np.array([me]), np.array([-10]), np.array([other]))[
         :, 0
     ]

@@ -19,17 +19,19 @@ from yacht.strategy.duel.store import (
     read_manifest,
 )
 from yacht.strategy.duel.table import read_table
-from yacht.strategy.endgame import build_endgame
+from yacht.strategy.endgame import build_endgame, endgame
 
+from .conftest import duel_folder
 from .test_endgame import brute_force, used_except
 
 TRADITIONAL = rules_by_name("traditional")
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Layers 20-23: every turn where both players have at most two categories open."""
-    return build_layers(TRADITIONAL, MINIMAX, lowest=20, folder=tmp_path_factory.mktemp("m"))
+def built(duel_layers: Path) -> Path:
+    """Layers 20-23: every turn where both players have at most two categories open (built
+    once by this code for the strategy tests, ``duel_layers``)."""
+    return duel_folder(duel_layers, MINIMAX.name)
 
 
 def stored(folder: Path, n: int) -> np.ndarray:
@@ -41,7 +43,7 @@ def same_layer(one: Path, other: Path, n: int) -> bool:
 
 
 def test_endgame_layers_equal_the_endgame_table(built: Path) -> None:
-    exact = build_endgame(TRADITIONAL, 2, double=True)
+    exact = endgame(TRADITIONAL, 2, double=True)  # the session's, as in test_endgame.py
     for n in range(20, 24):
         lay = layout(TRADITIONAL, n)
         got, single = stored(built, n), None

@@ -5,12 +5,10 @@ the order against table (a)."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import one_builder
 
 from yacht.dice import ROLLS, sub_keeps
 from yacht.dice import outcomes as roll_outcomes
@@ -23,6 +21,7 @@ from yacht.strategy.solver import solve
 from yacht.strategy.tables import score_table
 
 from .brute import turn, value
+from .conftest import duel_folder
 from .test_endgame import used_except
 
 TRADITIONAL = rules_by_name("traditional")
@@ -30,14 +29,10 @@ Roll = tuple[int, ...]
 
 
 @pytest.fixture(scope="module")
-def tables(own_tables: Callable[[str], Path]) -> Path:
-    """Layers 20-23 of both seats' chains and of table (a), built once by this code and kept
-    between runs (a build finds finished layers and keeps them)."""
-    base = own_tables("duel-response")
-    with one_builder(base):
-        for kind in (FIRST, SECOND, MINIMAX):
-            build_layers(TRADITIONAL, kind, lowest=20, folder=base / kind.name)
-    return base
+def tables(duel_layers: Path) -> dict[str, Path]:
+    """Layers 20-23 of both seats' chains and of table (a), by the table's name: built once
+    by this code (``duel_layers``) and kept between runs."""
+    return {kind.name: duel_folder(duel_layers, kind.name) for kind in (FIRST, SECOND, MINIMAX)}
 
 
 def test_outcomes_are_the_optimal_turn() -> None:
@@ -134,10 +129,14 @@ POSITIONS = [  # (seat chain, my open, the other's open, my lead)
 
 @pytest.mark.parametrize(("seat", "me", "other", "lead"), POSITIONS)
 def test_values_equal_plain_expectimax_against_optimal(
-    tables: Path, seat: str, me: tuple[Category, ...], other: tuple[Category, ...], lead: int
+    tables: dict[str, Path],
+    seat: str,
+    me: tuple[Category, ...],
+    other: tuple[Category, ...],
+    lead: int,
 ) -> None:
     want = best_response(frozenset(me), frozenset(other), lead)
-    folder = tables / f"response-{seat}"
+    folder = tables[f"response-{seat}"]
     n = 24 - len(me) - len(other)
     assert mine(n, seat)
     lay = response_layout(TRADITIONAL, n, seat)
@@ -148,11 +147,13 @@ def test_values_equal_plain_expectimax_against_optimal(
     assert 0 < got < 1
 
 
-def test_best_response_wins_at_least_as_often_as_against_perfect_defence(tables: Path) -> None:
+def test_best_response_wins_at_least_as_often_as_against_perfect_defence(
+    tables: dict[str, Path],
+) -> None:
     for n in range(20, 24):
         seat = "first" if n % 2 == 0 else "second"
-        response = np.fromfile(layer_path(tables / f"response-{seat}", n, "u16"), np.uint16)
-        minimax = np.fromfile(layer_path(tables / "minimax", n, "u16"), np.uint16)
+        response = np.fromfile(layer_path(tables[f"response-{seat}"], n, "u16"), np.uint16)
+        minimax = np.fromfile(layer_path(tables["minimax"], n, "u16"), np.uint16)
         assert response.size == minimax.size == layout(TRADITIONAL, n).size
         gap = response.astype(np.int64) - minimax
         assert gap.min() >= -2  # two 16-bit steps of rounding
@@ -160,9 +161,9 @@ def test_best_response_wins_at_least_as_often_as_against_perfect_defence(tables:
             assert gap.mean() > 10
 
 
-def test_two_processes_write_the_same_chains(tables: Path, tmp_path: Path) -> None:
+def test_two_processes_write_the_same_chains(tables: dict[str, Path], tmp_path: Path) -> None:
     for kind in (FIRST, SECOND):
         build_layers(TRADITIONAL, kind, lowest=21, folder=tmp_path / kind.name, jobs=2)
         for n in (21, 22, 23):
-            one = layer_path(tables / kind.name, n, "u16").read_bytes()
+            one = layer_path(tables[kind.name], n, "u16").read_bytes()
             assert layer_path(tmp_path / kind.name, n, "u16").read_bytes() == one
