@@ -2,7 +2,7 @@
 protocol finds no installability error), and after one visit with the server up, the server is
 stopped (really stopped: the port refuses) and a whole game against the `optimal` bot is played
 to its end on the page, with a hint, a reload in the middle that takes the game up again from
-IndexedDB, and the review."""
+IndexedDB, and the review. And a new version of the app waits for the game in progress to end."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from playwright.sync_api import Page
 
 from yacht.dice import PlacedDice
 from yacht.rules import Category, rules_by_name
+from yacht.web.api import offline
 
 from .live import CHROMIUM, CHROMIUM_ARGS, LiveServer
 from .pages import PHONE, serious_violations
@@ -72,6 +73,30 @@ SAVED = """() => new Promise((resolve, reject) => {
 
 def round_text(page: Page) -> str:
     return page.locator("#round").inner_text()
+
+
+def test_a_new_version_waits_for_the_end_of_the_game(
+    app_page: Page, server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = open_play(app_page, server)
+    page.locator("#seat-count").select_option("1")
+    page.locator("#start").click()
+    page.locator("#roll:enabled").click()
+    monkeypatch.setattr(offline, "version", lambda: "0123456789abcdef")  # a new release
+    page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+    page.locator("#update").wait_for()
+    assert "it loads after this game" in page.locator("#update").inner_text()
+    assert page.locator("#update-now").is_hidden()
+    page.locator("#sheet button.box").first.click()
+    for _ in range(11):
+        human_turn(page)
+    page.locator("#results").wait_for()
+    assert page.locator("#update-now").is_visible()  # between games: offered, not forced
+    with page.expect_navigation():
+        page.locator("#update-now").click()
+    page.wait_for_selector("body[data-ready='true']")
+    assert "yacht-0123456789abcdef" in page.evaluate("caches.keys()")
+    assert page.locator("#results").is_visible()  # the finished game is still there
 
 
 def test_installable_and_a_whole_game_with_the_server_gone(
