@@ -18,7 +18,9 @@ from yacht.game import Game, TurnView
 from yacht.rules import CATEGORIES, Category, rules_by_name
 from yacht.strategy import solve
 from yacht.strategy.cache import ENV_VAR
+from yacht.strategy.endgame import endgame
 from yacht.strategy.match import play_match
+from yacht.strategy.remaining import remaining
 from yacht.strategy.win import decide
 
 C = Category
@@ -26,6 +28,13 @@ C = Category
 
 @pytest.fixture(scope="module", autouse=True)
 def cache_dir(own_tables: Callable[[str], Path]) -> Iterator[str]:
+    """A cache of this module's own for the tables only these tests build (the target table
+    to 297 points); the endgame and remaining-points tables they share with the rest of the
+    session come from the session's cache first (kept in memory), not built again here."""
+    for depth in (1, 2):
+        endgame("traditional", depth)
+    for preset in ("traditional", "knizia"):
+        remaining(preset)
     path = str(own_tables("winner-bot"))
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(ENV_VAR, path)
