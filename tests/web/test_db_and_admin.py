@@ -230,3 +230,48 @@ def test_the_store_refuses_nothing_it_made_itself(tmp_path: Path) -> None:
     store.migrate()
     store.migrate()  # at the newest already: nothing to do, nothing refused
     store.close()
+
+
+def test_admin_flags_accounts_whose_last_rated_games_lose_implausibly_little(
+    url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out(capsys, "db", "upgrade", "--database", url)
+    assert "no account flagged" in out(capsys, "admin", "flagged", "--database", url)
+    engine = create_engine(url)
+    when = datetime(2027, 1, 1, tzinfo=UTC)
+    # (name, points lost in each of its reviewed games, oldest first, rated?)
+    players = [
+        ("Cleo", [30.0] * 5 + [1.0] * 20, True),  # sharp lately: flagged
+        ("Dan", [1.0] * 19, True),  # too few games to tell
+        ("Eve", [1.0] * 19 + [80.0], True),  # one bad game lifts the mean
+        ("Fay", [0.5] * 25, False),  # unrated games never flag
+    ]
+    with engine.begin() as c:
+        for i, (name, losses, rated) in enumerate(players, start=1):
+            c.execute(
+                text(
+                    "INSERT INTO accounts (id, name, name_skeleton, created_at) "
+                    "VALUES (:i, :n, :s, :w)"
+                ),
+                {"i": i, "n": name, "s": name.lower(), "w": when},
+            )
+            c.execute(
+                text(
+                    "INSERT INTO player_stats VALUES (:i, 'traditional', :g, 0, 0, 0, 0, :g, "
+                    ":l, 0, 0)"
+                ),
+                {"i": i, "g": len(losses), "l": sum(losses)},
+            )
+            for k, loss in enumerate(losses):
+                c.execute(
+                    text(
+                        "INSERT INTO player_games (account_id, game_id, table_code, number, "
+                        "seat, preset, rated, private, players, total, rank, yachts, loss, "
+                        "decisions, accurate, finished_at) VALUES (:i, :g, 'T', 1, 0, "
+                        "'traditional', :r, false, 2, 200, 1, 0, :l, 30, 28, :w)"
+                    ),
+                    {"i": i, "g": i * 100 + k, "r": rated, "l": loss, "w": when.replace(day=k + 1)},
+                )
+    engine.dispose()
+    lines = out(capsys, "admin", "flagged", "--database", url).splitlines()
+    assert lines == ["Cleo  traditional: 1.00 points lost a game over the last 20 rated games"]

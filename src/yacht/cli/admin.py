@@ -5,7 +5,8 @@ same ``--database`` option and ``YACHT_DATABASE_URL`` variables).
 ``names list`` (a banned name cannot be taken at any table, whatever its case); ``games delete
 --player NAME --yes`` (a player's finished games, deleted on their request); ``reset-password
 NAME`` (an account's password is gone and its sessions end: the new recovery code printed is
-the player's way back in, see docs/web/accounts.md).
+the player's way back in, see docs/web/accounts.md); ``flagged`` (accounts whose rated games
+lose implausibly little, for the operator to look at: never banned automatically).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def register(subs: Any) -> None:
     _ = cli_gettext()
     what = _(
         "the operator's tool: list and close tables, ban names, delete a player's games, "
-        "reset an account's password"
+        "reset an account's password, list flagged accounts"
     )
     p = subs.add_parser("admin", help=what, description=what)
     add_lang_option(p)
@@ -92,6 +93,13 @@ def register(subs: Any) -> None:
     q = kinds.add_parser("reset-password", help=what, description=what)
     q.add_argument("name", metavar=_("NAME"), help=_("the account's name"))
     _common(q, _reset_password)
+
+    what = _(
+        "list the accounts whose last rated games lose implausibly few points (a hint may be "
+        "open on another device): a flag to look at, never a ban"
+    )
+    q = kinds.add_parser("flagged", help=what, description=what)
+    _common(q, _flagged)
 
 
 def _common(p: argparse.ArgumentParser, handler: Any) -> None:
@@ -278,4 +286,32 @@ def _reset_password(args: argparse.Namespace) -> int:
             "code (give it to them, once): {code}"
         ).format(name=_shown(account), code=code)
     )
+    return 0
+
+
+def _flagged(args: argparse.Namespace) -> int:
+    from yacht.skill import FLAG_GAMES, FLAG_LOSS, implausible
+    from yacht.web.storage.admin import rated_losses
+
+    _ = cli_gettext()
+    engine = _engine(args)
+    try:
+        found = rated_losses(engine, FLAG_GAMES)
+    finally:
+        engine.dispose()
+    flagged = [(n, p, losses) for n, p, losses in found if implausible(losses)]
+    if not flagged:
+        print(
+            _(
+                "no account flagged: none lost under {bound} points a game on average over "
+                "its last {games} rated games"
+            ).format(bound=FLAG_LOSS, games=FLAG_GAMES)
+        )
+    for name, preset, losses in flagged:
+        mean = sum(losses[-FLAG_GAMES:]) / FLAG_GAMES
+        print(
+            _(
+                "{name}  {preset}: {loss} points lost a game over the last {games} rated games"
+            ).format(name=_shown(name), preset=preset, loss=f"{mean:.2f}", games=FLAG_GAMES)
+        )
     return 0

@@ -1,5 +1,6 @@
 """The operator's queries (``yacht admin``): tables listed and closed, names banned, a player's
-finished games deleted on request. Each opens what it needs from the engine it is given."""
+finished games deleted on request, the accounts whose rated play is worth a look. Each opens
+what it needs from the engine it is given."""
 
 from __future__ import annotations
 
@@ -7,10 +8,18 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import cast
 
-from sqlalchemy import Engine, String, Table, delete, func, select, type_coerce
+from sqlalchemy import Engine, String, Table, bindparam, delete, func, select, type_coerce
 from sqlalchemy.orm import Session
 
-from yacht.web.storage.models import BannedNameRow, GameRow, SeatRow, TableRow
+from yacht.web.storage.models import (
+    AccountRow,
+    BannedNameRow,
+    GameRow,
+    PlayerGameRow,
+    PlayerStatsRow,
+    SeatRow,
+    TableRow,
+)
 
 __all__ = [
     "TableLine",
@@ -18,6 +27,7 @@ __all__ = [
     "banned",
     "delete_tables",
     "finished_games_of",
+    "rated_losses",
     "table_lines",
     "unban",
 ]
@@ -25,6 +35,9 @@ __all__ = [
 _TABLES = cast(Table, TableRow.__table__)
 _SEATS = cast(Table, SeatRow.__table__)
 _GAMES = cast(Table, GameRow.__table__)
+_ACCOUNTS = cast(Table, AccountRow.__table__)
+_PLAYER_GAMES = cast(Table, PlayerGameRow.__table__)
+_STATS = cast(Table, PlayerStatsRow.__table__)
 
 
 @dataclass(frozen=True)
@@ -121,6 +134,35 @@ def banned(engine: Engine) -> list[tuple[str, datetime]]:
     with Session(engine) as s:
         rows = s.scalars(select(BannedNameRow).order_by(BannedNameRow.banned_at))
         return [(r.name, cast(datetime, _aware(r.banned_at))) for r in rows]
+
+
+def rated_losses(engine: Engine, games: int) -> list[tuple[str, str, list[float]]]:
+    """For every account (not deleted) with at least ``games`` reviewed games in a preset: its
+    name, the preset and the points lost in each of its last ``games`` reviewed rated games of
+    that preset, oldest first (fewer when it has fewer rated ones)."""
+    out: list[tuple[str, str, list[float]]] = []
+    candidates = (
+        select(_ACCOUNTS.c.id, _ACCOUNTS.c.name, _STATS.c.preset)
+        .join(_STATS, _STATS.c.account_id == _ACCOUNTS.c.id)
+        .where(_STATS.c.reviewed >= games, _ACCOUNTS.c.deleted_at.is_(None))
+        .order_by(_ACCOUNTS.c.name, _STATS.c.preset)
+    )
+    last = (
+        select(_PLAYER_GAMES.c.loss)
+        .where(
+            _PLAYER_GAMES.c.account_id == bindparam("a"),
+            _PLAYER_GAMES.c.preset == bindparam("p"),
+            _PLAYER_GAMES.c.rated.is_(True),
+            _PLAYER_GAMES.c.loss.is_not(None),
+        )
+        .order_by(_PLAYER_GAMES.c.finished_at.desc(), _PLAYER_GAMES.c.game_id.desc())
+        .limit(games)
+    )
+    with engine.connect() as c:
+        for account, name, preset in c.execute(candidates).all():
+            losses = [float(x) for x in c.scalars(last, {"a": account, "p": preset})]
+            out.append((name, preset, losses[::-1]))
+    return out
 
 
 def now() -> datetime:
