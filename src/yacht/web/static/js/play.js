@@ -318,6 +318,25 @@ async function registerWorker() {
   });
 }
 
+// Every action has a key, as at a table: 1-5 hold a die, R or Space rolls, H asks for a hint,
+// Esc closes it.
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || event.target.closest("input, select, textarea")) return;
+  if (!current || current.finished || game.isBotTurn(current) || busy) return;
+  const key = event.key.toLowerCase();
+  if (key === " " && event.target.closest("button")) return; // the button's own press
+  if (key >= "1" && key <= "5") {
+    $("dice").querySelectorAll("button")[Number(key) - 1].click();
+  } else if ((key === "r" || key === " ") && !$("roll").disabled) {
+    event.preventDefault();
+    $("roll").click();
+  } else if (key === "h" && !$("hint").disabled) {
+    renderHints();
+  } else if (key === "escape") {
+    $("hints").hidden = true;
+  }
+}
+
 // --- wiring -----------------------------------------------------------------------------------
 async function main() {
   await setupLanguages($("lang"), () => {
@@ -353,6 +372,7 @@ async function main() {
     $("setup").hidden = false;
   });
   $("update-now").addEventListener("click", () => waiting?.postMessage("skip-waiting"));
+  document.addEventListener("keydown", onKey);
   applyStatic();
   render();
   if (!current) $("setup").hidden = false;
