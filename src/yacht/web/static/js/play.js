@@ -169,6 +169,7 @@ function renderSheet() {
     rows.splice(6, 0, line(t("Upper total"), (s) => game.upperTotal(solver, g.sheets[s])), line(t("Bonus"), (s) => game.bonusOf(solver, g.sheets[s])));
   }
   rows.push(line(t("Total"), (s) => banked(s)));
+  $("sheet").classList.toggle("fit", g.players.length <= 3);
   $("sheet").innerHTML = `<thead><tr><th scope="col">${esc(t("Category"))}</th>${head}</tr></thead><tbody>${rows.join("")}</tbody>`;
 }
 
