@@ -62,3 +62,25 @@ def test_a_wrong_password_is_said_in_the_readers_language(pages: Pages, server: 
     account(page, "Nobody", "in")
     expect(page.locator("#toast")).to_contain_text("väärä nimi tai salasana")
     expect(page.locator("#account-out")).to_be_visible()
+
+
+def test_a_signed_in_player_opens_a_rated_table_without_hints(
+    pages: Pages, server: LiveServer
+) -> None:
+    page = lobby(pages, server)
+    expect(page.locator("#rated-row")).to_be_hidden()  # a guest cannot open one
+    account(page, "Rae", "up")
+    expect(page.locator("#rated-row")).to_be_visible()
+    page.check("#rated")
+    expect(page.locator("#hints")).to_be_disabled()
+    expect(page.locator("#hints")).not_to_be_checked()
+    page.click("#open")  # seats 1 and 2 for people, as the form starts
+    page.wait_for_url(re.compile(r"/t/[A-Z0-9]+$"))
+    chip = page.locator("#rated-chip")
+    expect(chip).to_be_visible()
+    expect(chip).to_have_text("Rated")
+    assert (chip.get_attribute("href") or "").endswith("/leaderboard?rules=traditional")
+    code = page.url.rsplit("/", 1)[1]
+    state = page.request.get(f"{server.url}/api/tables/{code}").json()
+    assert state["rated"] is True and state["hints"] is False
+    assert state["seats"][0]["name"] == "Rae"

@@ -8,6 +8,11 @@ function render(me, recovery = null) {
   show($("#account-out"), !me);
   show($("#account-in"), Boolean(me));
   $("#account-name").textContent = me ? me.name : "";
+  const rated = $("#rated-row"); // a rated table is opened signed in
+  if (rated) {
+    show(rated, Boolean(me));
+    if (!me && $("#rated").checked) $("#rated").click(); // unticked, hints allowed again
+  }
   const shown = $("#recovery");
   show(shown, Boolean(recovery));
   shown.innerHTML = recovery

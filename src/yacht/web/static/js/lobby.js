@@ -67,6 +67,7 @@ async function create(event) {
     turn_seconds: $("#timer").value ? Number($("#timer").value) : null,
     start: $("#start").value,
     private: $("#private").checked,
+    rated: !$("#rated-row").hidden && $("#rated").checked,
   };
   try {
     const table = await api("api/tables", { method: "POST", body });
@@ -114,6 +115,12 @@ async function main() {
   });
   timerOptions();
   await setupAccount(toast);
+  // A rated table plays without hints (account.js shows the choice to a signed-in player).
+  $("#rated").addEventListener("change", () => {
+    const rated = $("#rated").checked;
+    $("#hints").disabled = rated;
+    if (rated) $("#hints").checked = false;
+  });
   if (!$("#name").value) $("#name").value = localStorage.getItem("yacht:name") || ""; // keep what was typed
   const [known, bots] = await Promise.all([api("api/presets"), api("api/bots")]);
   levels = bots;

@@ -30,6 +30,11 @@ export function render(before) {
   const canScore = seat !== null && S.waiting === null;
   document.title = `${t("Yacht")} · ${S.table.code}`;
   $("#code-chip").textContent = S.table.code;
+  const rated = $("#rated-chip");
+  if (rated) {
+    show(rated, !!S.table.rated);
+    rated.href = url(`leaderboard?rules=${encodeURIComponent(S.table.rules.name)}`);
+  }
   $("#table-title").textContent = t("Yacht table {code}", { code: S.table.code });
   renderInvite();
   renderJoin();
