@@ -6,21 +6,25 @@ IndexedDB, and the review. And a new version of the app waits for the game in pr
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import httpx
 import pytest
 from playwright.sync_api import Page
 
+from yacht.bots.basic import GreedyBot
 from yacht.dice import PlacedDice
-from yacht.rules import Category, rules_by_name
+from yacht.game import TurnView
+from yacht.rules import CATEGORIES, Category, rules_by_name
 from yacht.web.api import offline
 
 from .live import CHROMIUM, CHROMIUM_ARGS, LiveServer
-from .pages import PHONE, serious_violations
+from .pages import PHONE, Pages, serious_violations
 
 
 @pytest.fixture
@@ -145,6 +149,8 @@ def test_installable_and_a_whole_game_with_the_server_gone(
     assert "Points lost" in review.first.inner_text()  # scoring the first open box loses points
     assert "The chance of winning needs the server" in page.locator("#results").inner_text()
     assert serious_violations(page) == []
+    page.goto(f"{server.url}/")  # any page of the app, offline, opens the play page
+    page.locator("#results").wait_for()
 
     # The game as saved: the engine's dice (rule 3, from the page's seed) and the engine's scores.
     (saved,) = page.evaluate(SAVED)
@@ -158,3 +164,40 @@ def test_installable_and_a_whole_game_with_the_server_gone(
     totals = [rules.total({Category(c): v for c, v in sheet.items()}) for sheet in saved["sheets"]]
     shown = page.locator("#sheet tr.sum").last.locator("td").all_inner_texts()
     assert [int(x) for x in shown] == totals
+
+
+GREEDY = """async (positions) => {
+  const g = await import("./static/js/offline-game.js");
+  const s = await import("./static/js/solver.js");
+  const solver = await s.loadSolver("clubhouse");
+  return positions.map(([sheet, dice, rollsUsed]) => g.botChoice(solver, {
+    players: [{ kind: "greedy" }], sheets: [sheet], player: 0, dice, rollsUsed,
+    decisions: [], seed: "00000000", finished: false,
+  }));
+}"""
+
+
+def test_the_greedy_bot_decides_as_the_engines(pages: Pages, server: LiveServer) -> None:
+    rules = rules_by_name("clubhouse")
+    rng = random.Random(29)
+    positions = []
+    for _ in range(300):
+        used = rng.sample(CATEGORIES, rng.randrange(12))
+        sheet = {c.value: rng.choice([0, rules.score([rng.randint(1, 6)] * 5, c)]) for c in used}
+        dice = [rng.randint(1, 6) for _ in range(5)]
+        positions.append((sheet, dice, rng.randint(1, 3)))
+    page = pages.open(f"{server.url}/play")
+    got = page.evaluate(GREEDY, positions)
+    bot = GreedyBot()
+    for (sheet, dice, rolls_used), choice in zip(positions, got, strict=True):
+        view = SimpleNamespace(
+            dice=tuple(dice),
+            rules=rules,
+            rolls_left=3 - rolls_used,
+            open_categories=[c for c in CATEGORIES if c.value not in sheet],
+        )
+        move = bot.decide(cast(TurnView, view), rng)
+        if isinstance(move, Category):
+            assert choice == {"action": "score", "category": move.value}
+        else:
+            assert choice == {"action": "keep", "keep": list(move)}

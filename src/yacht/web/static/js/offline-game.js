@@ -1,15 +1,17 @@
 // One game played on this device (docs/web/offline.md): the engine's rules as data (the preset's
 // scorers and upper bonus from static/tables/index.json, scored by solver.js), the engine's fair
 // dice rule 3 (yacht.dice.PlacedDice: each die by its seat, turn, roll and slot, from a secret
-// seed made here), bots (optimal: the solver's best option; random), and every decision rated
-// by the solver as it is made, for the review.
+// seed made here), the engine's bots but winner (random, greedy, easy, medium, hard, optimal),
+// and every decision rated by the solver as it is made, for the review.
 //
 // A game is a plain object that IndexedDB stores as it is; nothing here touches the page.
 import { placedFace } from "./fair.js";
 import { hint, ROLLS } from "./solver.js";
 
 export const ROUNDS = 12;
-export const KINDS = ["human", "optimal", "random"];
+export const KINDS = ["human", "random", "greedy", "easy", "medium", "hard", "optimal"];
+/** The softmax temperatures (points) of the noisy levels, as yacht.bots.registry.BOT_LEVELS. */
+const TEMPERATURES = { easy: 1.75, medium: 0.9, hard: 0.5 };
 const KEY = "offline";
 
 function newSeed() {
@@ -174,23 +176,56 @@ function generator(game) {
   };
 }
 
+// The engine's bots (yacht.bots), deciding from the same information; their random choices
+// come from the page's generator, not Python's, so a seed does not replay a server's game.
+function greedy(solver, game) {
+  const counts = [0, 0, 0, 0, 0, 0, 0];
+  for (const face of game.dice) counts[face] += 1;
+  const points = possible(solver, game);
+  const n = solver.categories.length;
+  const top = (c) => {
+    const i = solver.categories.indexOf(c);
+    let best = 0;
+    for (let r = 0; r < ROLLS.length; r++) best = Math.max(best, solver.points[r * n + i]);
+    return best;
+  };
+  const perfect = Object.entries(points).some(([c, p]) => p === top(c));
+  let face = 6;
+  for (let f = 5; f >= 1; f--) if (counts[f] > counts[face]) face = f;
+  if (rollsLeft(game) > 0 && !perfect && counts[face] < 5) {
+    return { action: "keep", keep: Array(counts[face]).fill(face) };
+  }
+  let category = null;
+  for (const c of solver.categories) if (c in points && (category === null || points[c] > points[category])) category = c;
+  return { action: "score", category };
+}
+
+function noisy(options, temperature, random) {
+  const top = Math.max(...options.map((o) => o.expected));
+  const weights = options.map((o) => Math.exp((o.expected - top) / temperature));
+  let pick = random() * weights.reduce((a, b) => a + b, 0);
+  for (let i = 0; i < options.length; i++) {
+    pick -= weights[i];
+    if (pick < 0) return options[i];
+  }
+  return options[0];
+}
+
+/** The choice of the bot to move, once its dice are rolled. */
+export function botChoice(solver, game) {
+  const kind = game.players[game.player].kind;
+  const ranked = options(solver, game).options;
+  const random = generator(game);
+  if (kind === "random") return ranked[Math.floor(random() * ranked.length)]; // every keep of 0-4 dice and every open box
+  if (kind === "greedy") return greedy(solver, game);
+  if (kind in TEMPERATURES) return noisy(ranked, TEMPERATURES[kind], random);
+  return ranked[0];
+}
+
 /** One move of the bot to move: roll, hold and roll again, or score. */
 export async function botMove(solver, game) {
-  const kind = game.players[game.player].kind;
   if (!game.dice) return roll(solver, game);
-  let choice;
-  if (kind === "random") {
-    const random = generator(game);
-    const open = Object.keys(possible(solver, game));
-    if (rollsLeft(game) > 0 && random() < 0.5) {
-      game.held = game.held.map(() => random() < 0.5);
-      if (game.held.every(Boolean)) game.held[Math.floor(random() * 5)] = false;
-      return roll(solver, game);
-    }
-    choice = { action: "score", category: open[Math.floor(random() * open.length)] };
-  } else {
-    choice = options(solver, game).best;
-  }
+  const choice = botChoice(solver, game);
   if (choice.action === "keep") {
     const wanted = [...choice.keep];
     game.held = game.dice.map((face) => {

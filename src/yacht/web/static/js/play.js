@@ -12,7 +12,8 @@ import { loadIndex, loadSolver } from "./solver.js";
 
 const DB = "yacht-offline";
 const STORE = "games";
-const BOT_NAMES = { optimal: "Optimal bot", random: "Random bot" }; // as the server names bots
+// A bot is named as the server names it ("Hard bot"), and shown in the reader's language.
+const botName = (kind) => `${kind[0].toUpperCase()}${kind.slice(1)} bot`;
 const $ = (id) => document.getElementById(id);
 
 let index = null;
@@ -88,7 +89,7 @@ async function start(event) {
   const players = kinds.map((kind, i) => {
     if (kind === "human") return { name: "", kind };
     const twice = kinds.filter((k) => k === kind).length > 1;
-    return { name: twice ? `${BOT_NAMES[kind]} ${i + 1}` : BOT_NAMES[kind], kind };
+    return { name: twice ? `${botName(kind)} ${i + 1}` : botName(kind), kind };
   });
   $("setup-error").hidden = true;
   try {
