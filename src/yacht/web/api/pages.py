@@ -1,5 +1,5 @@
-"""The pages (lobby, games, replay, a table), the interactive API documentation and the OpenAPI
-document with the WebSocket messages in it.
+"""The pages (lobby, games, replay, a table, a player's profile, the leaderboard), the
+interactive API documentation and the OpenAPI document with the WebSocket messages in it.
 
 The game may be served under a sub-path behind a reverse proxy (https://example.org/yacht/, the
 ``root_path`` setting or uvicorn's ``--root-path``). Every page's ``<head>`` has
@@ -24,13 +24,14 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from yacht.web.protocol.errors import TableError
 from yacht.web.protocol.messages import ClientMessage, ServerMessage
+from yacht.web.service.players import PlayerService
 
 __all__ = ["BASE", "STATIC", "RootPath", "add_pages", "openapi_with_messages", "page_html"]
 
 STATIC = Path(__file__).parents[1] / "static"
 # Swagger UI 5 (it reads the OpenAPI 3.1 that FastAPI writes), as shipped by fastapi-offline.
 SWAGGER_UI = Path(fastapi_offline.__file__).parent / "static"
-PAGES = {"/": "index.html", "/games": "games.html"}
+PAGES = {"/": "index.html", "/games": "games.html", "/leaderboard": "leaderboard.html"}
 BASE = '<base href="/">'
 """What every page's ``<head>`` starts with, as written in its file."""
 
@@ -70,6 +71,7 @@ def add_pages(app: FastAPI) -> None:
         app.add_api_route(path, _page(page), include_in_schema=False, methods=["GET"])
     app.add_api_route("/games/{game_id}", _page("replay.html"), include_in_schema=False)
     app.add_api_route("/t/{code}", _table_page, include_in_schema=False, methods=["GET"])
+    app.add_api_route("/@/{name}", _profile_page, include_in_schema=False, methods=["GET"])
 
 
 class RootPath:
@@ -149,6 +151,15 @@ async def _table_page(code: str, request: Request) -> HTMLResponse:
     except TableError:
         status = 404
     return _answer("table.html", request, status)
+
+
+async def _profile_page(name: str, request: Request) -> HTMLResponse:
+    """A player's profile page; answered 404 when no live account has the name (the page then
+    says so)."""
+    status = 200
+    if not await PlayerService(request.app.state.service.store).exists(name):
+        status = 404
+    return _answer("profile.html", request, status)
 
 
 def openapi_with_messages(app: FastAPI) -> Callable[[], dict[str, Any]]:

@@ -51,6 +51,7 @@ from yacht.web.storage.players import (
     Cursor,
     ReviewedGame,
     leaderboard,
+    live_account,
     player_games,
     profile,
 )
@@ -148,6 +149,15 @@ class PlayerService:
             return account_key(check_name(name))
         except ValueError:
             raise TableError("not_found", f"no player {name[:40]!r}") from None
+
+    async def exists(self, name: str) -> bool:
+        """Whether a live account has a name that looks like ``name``."""
+        try:
+            key = account_key(check_name(name))
+        except ValueError:
+            return False
+        found: bool = await self.store.run(live_account, key)
+        return found
 
     async def leaderboard(self, preset: str) -> Leaderboard:
         """The best :data:`~yacht.web.storage.players.BOARD_SIZE` ratings of ``preset`` among

@@ -45,6 +45,7 @@ __all__ = [
     "RatingPoint",
     "ReviewedGame",
     "leaderboard",
+    "live_account",
     "player_games",
     "profile",
 ]
@@ -154,6 +155,11 @@ def _account_id(engine: Engine, skeleton: str) -> tuple[int, str, datetime] | No
             )
         ).first()
     return None if row is None else (row.id, row.name, _aware(row.created_at))
+
+
+def live_account(engine: Engine, skeleton: str) -> bool:
+    """Whether a live account's name looks like ``skeleton``."""
+    return _account_id(engine, skeleton) is not None
 
 
 def profile(engine: Engine, skeleton: str) -> Profile | None:

@@ -8,6 +8,7 @@ function render(me, recovery = null) {
   show($("#account-out"), !me);
   show($("#account-in"), Boolean(me));
   $("#account-name").textContent = me ? me.name : "";
+  $("#account-profile").setAttribute("href", me ? `@/${encodeURIComponent(me.name)}` : "./");
   const rated = $("#rated-row"); // a rated table is opened signed in
   if (rated) {
     show(rated, Boolean(me));
