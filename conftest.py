@@ -141,8 +141,14 @@ def measured() -> dict[str, float]:
     return {str(nodeid): float(seconds) for nodeid, seconds in data.items()}
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark by what a test uses (its fixtures, or the folder it lives in) and by what it took."""
+    """Mark by what a test uses (its fixtures, or the folder it lives in) and by what it took.
+
+    First of the plugins' hooks: under ``--dist loadgroup`` an xdist worker's own hook puts
+    each test of an ``xdist_group`` into its group by adding ``@group`` to the test's id, so
+    it must come after the groups given here and after the ids are looked up in
+    ``tests/durations.json``."""
     seconds = measured()
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
