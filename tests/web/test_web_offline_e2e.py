@@ -109,6 +109,11 @@ def test_installable_and_a_whole_game_with_the_server_gone(
     page = open_play(app_page, server)
     cdp = page.context.new_cdp_session(page)
     assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    # Headless Chromium never offers to install (it waits for engagement): the offer, simulated.
+    offer = 'Object.assign(new Event("beforeinstallprompt"), {prompt: () => (window.asked = 1)})'
+    page.evaluate(f"() => window.dispatchEvent({offer})")
+    page.locator("#install").click()
+    assert page.evaluate("window.asked") and page.locator("#install").is_hidden()
 
     server.stop()
     with pytest.raises(httpx.ConnectError):

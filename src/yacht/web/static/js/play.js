@@ -375,6 +375,18 @@ async function main() {
   });
   $("update-now").addEventListener("click", () => waiting?.postMessage("skip-waiting"));
   document.addEventListener("keydown", onKey);
+  // The browser's own install offer, as a button of the page (Chromium's beforeinstallprompt).
+  let offer = null;
+  window.addEventListener("beforeinstallprompt", (event) => {
+    event.preventDefault();
+    offer = event;
+    $("install").hidden = false;
+  });
+  $("install").addEventListener("click", async () => {
+    $("install").hidden = true;
+    await offer?.prompt();
+    offer = null;
+  });
   applyStatic();
   render();
   if (!current) $("setup").hidden = false;
