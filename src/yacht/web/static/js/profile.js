@@ -77,7 +77,7 @@ function renderRating(p) {
     `<p class="headline"><strong>${esc(ratingText(p.rating))}</strong> <span class="muted">${esc(
       tn("{n} rated game", "{n} rated games", p.rating.games),
     )}</span></p>` +
-    trendSvg({ points: values, label: t("Rating after each rated game"), xLabel: t("rated games") });
+    trendSvg({ points: values, label: t("Rating after each rated game"), xLabel: t("rated games"), format: String });
 }
 
 function gameRows() {
@@ -87,12 +87,12 @@ function gameRows() {
       .map((g) => {
         const rated = g.rated ? ` <span class="code-chip rated-chip">${esc(t("rated"))}</span>` : "";
         return (
-          `<tr><td>${esc(when.format(new Date(g.finished_at)))}</td><td>${esc(presetLabel(g.preset))}${rated}</td>` +
-          `<td>${esc(t("{rank} of {players}", { rank: g.rank, players: g.players }))}</td><td class="num">${esc(number(g.total))}</td>` +
-          `<td><a href="games/${Number(g.id)}">${esc(t("Replay and review"))}</a></td></tr>`
+          `<tr><td><a href="games/${Number(g.id)}" title="${esc(t("Replay and review"))}">${esc(when.format(new Date(g.finished_at)))}` +
+          `<span class="sr-only"> ${esc(t("Replay and review"))}</span></a></td><td>${esc(presetLabel(g.preset))}${rated}</td>` +
+          `<td>${esc(t("{rank} of {players}", { rank: g.rank, players: g.players }))}</td><td class="num">${esc(number(g.total))}</td></tr>`
         );
       })
-      .join("") || `<tr><td colspan="5" class="muted">${esc(t("No finished games yet."))}</td></tr>`
+      .join("") || `<tr><td colspan="4" class="muted">${esc(t("No finished games yet."))}</td></tr>`
   );
 }
 

@@ -18,8 +18,8 @@ function niceStep(span) {
 
 // points: the figure per game, oldest first; line: the values the line joins (default points);
 // levels: [{value, label}] drawn as dashed lines; label: what the chart shows (for a screen
-// reader); xLabel: the x axis' name.
-export function trendSvg({ points, line = points, levels = [], label, xLabel }) {
+// reader); xLabel: the x axis' name; format: how the y axis writes a value.
+export function trendSvg({ points, line = points, levels = [], label, xLabel, format = (v) => number(v) }) {
   const values = [...points, ...line, ...levels.map((l) => l.value)];
   let low = Math.min(...values);
   let high = Math.max(...values);
@@ -38,7 +38,7 @@ export function trendSvg({ points, line = points, levels = [], label, xLabel }) 
   for (let v = low; v <= high + 1e-9; v += step) {
     parts.push(
       `<line class="grid" x1="${PAD.left}" y1="${at(y(v))}" x2="${W - PAD.right}" y2="${at(y(v))}"/>` +
-        `<text class="tick" x="${PAD.left - 4}" y="${at(y(v) + 3.5)}" text-anchor="end">${esc(number(v))}</text>`,
+        `<text class="tick" x="${PAD.left - 4}" y="${at(y(v) + 3.5)}" text-anchor="end">${esc(format(v))}</text>`,
     );
   }
   for (let i = 0; i < points.length; i += Math.max(1, Math.ceil(points.length / 6))) {
@@ -47,11 +47,15 @@ export function trendSvg({ points, line = points, levels = [], label, xLabel }) 
         `<text class="tick" x="${at(x(i))}" y="${bottom + 14}" text-anchor="middle">${i + 1}</text>`,
     );
   }
-  for (const level of levels) {
+  // each level's label just above its line, pushed up when it would touch the one below it
+  let room = Infinity;
+  for (const level of [...levels].sort((a, b) => a.value - b.value)) {
     const ly = at(y(level.value));
+    const baseline = Math.min(ly - 2.5, room - 9.5);
+    room = baseline;
     parts.push(
       `<line class="level" x1="${PAD.left}" y1="${ly}" x2="${W - PAD.right}" y2="${ly}"/>` +
-        `<text class="level-text" x="${PAD.left + 3}" y="${at(ly - 2.5)}">${esc(level.label)}</text>`,
+        `<text class="level-text" x="${PAD.left + 3}" y="${at(baseline)}">${esc(level.label)}</text>`,
     );
   }
   const joined = line.map((v, i) => `${at(x(i))},${at(y(v))}`).join(" ");
