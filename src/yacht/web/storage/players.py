@@ -11,9 +11,9 @@ index, so that a profile costs the same for a player of five games and one of 10
   ``ratings`` rows (primary keys: one per preset), its rating history
   (``ix_rating_events_account``, the newest :data:`HISTORY` per preset);
 - the skill figure's games and the list of games: ``ix_player_games_account_finished``
-  newest first. The skill figure looks at the player's newest :data:`SKILL_SCAN` games of
-  all presets (a bounded walk: a preset last played before those shows no running figure);
-  the games list walks on from the cursor past private tables' games.
+  newest first. The skill figure reads the newest :data:`SKILL_GAMES` reviewed games of each
+  preset the player's sums say has any (the walk skips the few games whose review is not
+  made yet); the games list walks on from the cursor past private tables' games.
 """
 
 from __future__ import annotations
@@ -37,7 +37,6 @@ __all__ = [
     "BOARD_SIZE",
     "HISTORY",
     "SKILL_GAMES",
-    "SKILL_SCAN",
     "BoardRow",
     "Cursor",
     "GameLine",
@@ -59,9 +58,6 @@ HISTORY = 200
 SKILL_GAMES = 100
 """Reviewed games per preset the skill chart shows (the newest; the running figure takes the
 last 20 of them)."""
-
-SKILL_SCAN = 2000
-"""The player's newest games (all presets) the skill figure is looked for in."""
 
 _ACCOUNTS = cast(Table, AccountRow.__table__)
 _RATINGS = cast(Table, RatingRow.__table__)
@@ -199,37 +195,37 @@ def profile(engine: Engine, skeleton: str) -> Profile | None:
                 RatingPoint(r.game_id, r.rank, r.mu, r.sigma, r.games, _aware(r.at))
                 for r in reversed(rows)
             ]
-        newest = (
-            select(
-                _GAMES.c.game_id,
-                _GAMES.c.preset,
-                _GAMES.c.loss,
-                _GAMES.c.decisions,
-                _GAMES.c.accurate,
-                _GAMES.c.finished_at,
-            )
-            .where(_GAMES.c.account_id == account)
-            .order_by(_GAMES.c.finished_at.desc())
-            .limit(SKILL_SCAN)
-            .subquery()
-        )
         reviewed: dict[str, list[ReviewedGame]] = {}
-        if any(s.reviewed for s in stats):
-            for r in c.execute(
-                select(newest).where(newest.c.loss.is_not(None)).order_by(newest.c.finished_at)
-            ).all():
-                reviewed.setdefault(r.preset, []).append(
-                    ReviewedGame(
-                        r.game_id, r.loss, r.decisions or 0, r.accurate or 0, _aware(r.finished_at)
-                    )
+        for preset in sorted(s.preset for s in stats if s.reviewed):
+            newest = c.execute(
+                select(
+                    _GAMES.c.game_id,
+                    _GAMES.c.loss,
+                    _GAMES.c.decisions,
+                    _GAMES.c.accurate,
+                    _GAMES.c.finished_at,
                 )
+                .where(
+                    _GAMES.c.account_id == account,
+                    _GAMES.c.preset == preset,
+                    _GAMES.c.loss.is_not(None),
+                )
+                .order_by(_GAMES.c.finished_at.desc())
+                .limit(SKILL_GAMES)
+            ).all()
+            reviewed[preset] = [
+                ReviewedGame(
+                    r.game_id, r.loss, r.decisions or 0, r.accurate or 0, _aware(r.finished_at)
+                )
+                for r in reversed(newest)
+            ]
     return Profile(
         name,
         created,
         stats,
         ratings,
         history,
-        {p: games[-SKILL_GAMES:] for p, games in reviewed.items()},
+        reviewed,
     )
 
 
