@@ -10,9 +10,7 @@ from conftest import one_builder
 
 from yacht.rules import rules_by_name
 from yacht.strategy.cache import ENV_VAR
-from yacht.strategy.duel import MINIMAX, build_layers
-from yacht.strategy.duel.response import FIRST, SECOND
-from yacht.strategy.duel.store import table_dir
+from yacht.strategy.duel import Kind, build_layers
 from yacht.strategy.target import TargetTable, target_table
 
 
@@ -29,25 +27,23 @@ def targets(cache_dir: str) -> TargetTable:
 
 
 @pytest.fixture(scope="session")
-def duel_layers(own_tables: Callable[[str], Path]) -> Path:
-    """A cache folder holding the traditional two-player tables' endgame layers 20-23: table
-    (a), minimax, and both seats' chains of table (b), the best response to ``optimal``, each
-    where ``yacht duel solve`` puts it (``store.table_dir``) with ``$YACHT_CACHE_DIR`` here.
+def duel_layers(own_tables: Callable[[str], Path]) -> Callable[[Kind], Path]:
+    """The folder of a traditional two-player table's endgame layers 20-23 (table (a),
+    ``MINIMAX``, or a seat's chain of table (b), the best response to ``optimal``, ``FIRST``
+    and ``SECOND``), built when first asked for. All three sit in one cache folder of their
+    own, each where ``yacht duel solve`` puts it (``store.table_dir``) with
+    ``$YACHT_CACHE_DIR`` there (the folder's parent).
 
     Built once by this code for test_duel_minimax, test_duel_response and test_duel_bot (both
-    workers share it through :func:`conftest.one_builder`) and kept between runs like the
-    session's cache; a folder of its own, since in the session's cache the layers would answer
-    every later heads-up hint of the session as a solved table."""
+    workers share them through :func:`conftest.one_builder`: a build finds finished layers
+    and keeps them) and kept between runs like the session's cache; a folder of their own,
+    since in the session's cache the layers would answer every later heads-up hint of the
+    session as a solved table."""
     folder = own_tables("duel-layers")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(ENV_VAR, str(folder))
-        with one_builder(folder):
-            for kind in (MINIMAX, FIRST, SECOND):
-                build_layers(rules_by_name("traditional"), kind, lowest=20)
-    return folder
 
+    def built(kind: Kind) -> Path:
+        with pytest.MonkeyPatch.context() as mp, one_builder(folder):
+            mp.setenv(ENV_VAR, str(folder))
+            return build_layers(rules_by_name("traditional"), kind, lowest=20)
 
-def duel_folder(layers: Path, kind: str) -> Path:
-    """The folder of one table (``minimax``, ``response-first``, ``response-second``) in
-    :func:`duel_layers`."""
-    return layers / table_dir(rules_by_name("traditional"), kind).name
+    return built

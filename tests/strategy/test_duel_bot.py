@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +16,9 @@ from yacht.dice import KEEPS, RandomDice
 from yacht.game import Game, TurnView
 from yacht.rules import CATEGORIES, Category, rules_by_name
 from yacht.strategy.cache import ENV_VAR
+from yacht.strategy.duel import MINIMAX, Kind
 from yacht.strategy.duel.hints import decide, option_values
+from yacht.strategy.duel.response import FIRST, SECOND
 from yacht.strategy.duel.store import error_bound
 from yacht.strategy.duel.table import open_table
 from yacht.strategy.endgame import endgame
@@ -33,16 +35,18 @@ OTHER = (Category.CHOICE, Category.BIG_STRAIGHT)
 
 
 @pytest.fixture(scope="module", autouse=True)
-def tables(duel_layers: Path) -> Iterator[None]:
+def tables(duel_layers: Callable[[Kind], Path]) -> Iterator[None]:
     """The tables' endgame layers, in their cache of their own (``duel_layers``: in the
     session's cache they would answer every later heads-up hint of the session as a solved
     table) as this module's cache. The endgame table and the remaining-points table these
     tests play with come from the session's cache first (kept in memory), so that they are
     not built again into that folder."""
+    folders = [duel_layers(kind) for kind in (MINIMAX, FIRST, SECOND)]
+    folder = folders[0].parent  # where the three tables sit, as a cache
     endgame(TRADITIONAL, 2)
     remaining(TRADITIONAL)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(ENV_VAR, str(duel_layers))
+        mp.setenv(ENV_VAR, str(folder))
         yield
 
 

@@ -3,13 +3,14 @@ plain-Python expectiminimax, its 16-bit error bound, and a resumed build."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from yacht.rules import Category, rules_by_name
-from yacht.strategy.duel import MINIMAX, Progress, build_layers
+from yacht.strategy.duel import MINIMAX, Kind, Progress, build_layers
 from yacht.strategy.duel.layout import FULL, layout
 from yacht.strategy.duel.store import (
     ERROR_BOUND,
@@ -21,17 +22,16 @@ from yacht.strategy.duel.store import (
 from yacht.strategy.duel.table import read_table
 from yacht.strategy.endgame import build_endgame, endgame
 
-from .conftest import duel_folder
 from .test_endgame import brute_force, used_except
 
 TRADITIONAL = rules_by_name("traditional")
 
 
 @pytest.fixture(scope="module")
-def built(duel_layers: Path) -> Path:
+def built(duel_layers: Callable[[Kind], Path]) -> Path:
     """Layers 20-23: every turn where both players have at most two categories open (built
     once by this code for the strategy tests, ``duel_layers``)."""
-    return duel_folder(duel_layers, MINIMAX.name)
+    return duel_layers(MINIMAX)
 
 
 def stored(folder: Path, n: int) -> np.ndarray:

@@ -5,6 +5,7 @@ the order against table (a)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,7 @@ import pytest
 from yacht.dice import ROLLS, sub_keeps
 from yacht.dice import outcomes as roll_outcomes
 from yacht.rules import CATEGORIES, Category, rules_by_name
-from yacht.strategy.duel import MINIMAX, build_layers
+from yacht.strategy.duel import MINIMAX, Kind, build_layers
 from yacht.strategy.duel.layout import FULL, layout
 from yacht.strategy.duel.response import FIRST, SECOND, mine, outcomes, response_layout
 from yacht.strategy.duel.store import error_bound, layer_path
@@ -21,7 +22,6 @@ from yacht.strategy.solver import solve
 from yacht.strategy.tables import score_table
 
 from .brute import turn, value
-from .conftest import duel_folder
 from .test_endgame import used_except
 
 TRADITIONAL = rules_by_name("traditional")
@@ -29,10 +29,10 @@ Roll = tuple[int, ...]
 
 
 @pytest.fixture(scope="module")
-def tables(duel_layers: Path) -> dict[str, Path]:
+def tables(duel_layers: Callable[[Kind], Path]) -> dict[str, Path]:
     """Layers 20-23 of both seats' chains and of table (a), by the table's name: built once
     by this code (``duel_layers``) and kept between runs."""
-    return {kind.name: duel_folder(duel_layers, kind.name) for kind in (FIRST, SECOND, MINIMAX)}
+    return {kind.name: duel_layers(kind) for kind in (FIRST, SECOND, MINIMAX)}
 
 
 def test_outcomes_are_the_optimal_turn() -> None:
