@@ -14,6 +14,11 @@ index, so that a profile costs the same for a player of five games and one of 10
   newest first. The skill figure reads the newest :data:`SKILL_GAMES` reviewed games of each
   preset the player's sums say has any (the walk skips the few games whose review is not
   made yet); the games list walks on from the cursor past private tables' games.
+
+The rating history asks for the account as a range of one (``BETWEEN a AND a``) and orders by
+the index's whole key: with an equality, PostgreSQL walked the primary key (``id``) backwards
+instead, filtering, which for a long-time player read 432,000 rows (100 ms) to find the newest
+200 of theirs (0.2 ms on the index).
 """
 
 from __future__ import annotations
@@ -99,7 +104,7 @@ def leaderboard(engine: Engine, preset: str, since: datetime) -> list[BoardRow]:
             _RATINGS.c.updated_at >= since,
             _ACCOUNTS.c.deleted_at.is_(None),
         )
-        .order_by(_RATINGS.c.ordinal.desc(), _RATINGS.c.account_id)
+        .order_by(_RATINGS.c.preset.desc(), _RATINGS.c.ordinal.desc())
         .limit(BOARD_SIZE)
     )
     with engine.connect() as c:
@@ -187,8 +192,8 @@ def profile(engine: Engine, skeleton: str) -> Profile | None:
                     _EVENTS.c.games,
                     _EVENTS.c.at,
                 )
-                .where(_EVENTS.c.account_id == account, _EVENTS.c.preset == preset)
-                .order_by(_EVENTS.c.id.desc())
+                .where(_EVENTS.c.account_id.between(account, account), _EVENTS.c.preset == preset)
+                .order_by(_EVENTS.c.account_id.desc(), _EVENTS.c.preset.desc(), _EVENTS.c.id.desc())
                 .limit(HISTORY)
             ).all()
             history[preset] = [
