@@ -30,14 +30,15 @@ export function trendSvg({ points, line = points, levels = [], label, xLabel, fo
   const step = niceStep(high - low);
   low = Math.floor(low / step) * step;
   high = Math.ceil(high / step) * step;
+  const right = W - (levels.length ? 78 : PAD.right); // room for the levels' labels
   const n = Math.max(points.length - 1, 1);
-  const x = (i) => (points.length === 1 ? (PAD.left + W - PAD.right) / 2 : PAD.left + (i / n) * (W - PAD.left - PAD.right));
+  const x = (i) => (points.length === 1 ? (PAD.left + right) / 2 : PAD.left + (i / n) * (right - PAD.left));
   const y = (v) => PAD.top + (1 - (v - low) / (high - low)) * (H - PAD.top - PAD.bottom);
   const bottom = H - PAD.bottom;
   const parts = [];
   for (let v = low; v <= high + 1e-9; v += step) {
     parts.push(
-      `<line class="grid" x1="${PAD.left}" y1="${at(y(v))}" x2="${W - PAD.right}" y2="${at(y(v))}"/>` +
+      `<line class="grid" x1="${PAD.left}" y1="${at(y(v))}" x2="${right}" y2="${at(y(v))}"/>` +
         `<text class="tick" x="${PAD.left - 4}" y="${at(y(v) + 3.5)}" text-anchor="end">${esc(format(v))}</text>`,
     );
   }
@@ -47,15 +48,16 @@ export function trendSvg({ points, line = points, levels = [], label, xLabel, fo
         `<text class="tick" x="${at(x(i))}" y="${bottom + 14}" text-anchor="middle">${i + 1}</text>`,
     );
   }
-  // each level's label just above its line, pushed up when it would touch the one below it
-  let room = Infinity;
-  for (const level of [...levels].sort((a, b) => a.value - b.value)) {
+  // each level's label right of the plot at its line's height, pushed down when it would touch
+  // the one above it (the bots' figures can lie a few points apart)
+  let room = -Infinity;
+  for (const level of [...levels].sort((a, b) => b.value - a.value)) {
     const ly = at(y(level.value));
-    const baseline = Math.min(ly - 2.5, room - 9.5);
+    const baseline = Math.max(ly + 3, room + 10);
     room = baseline;
     parts.push(
-      `<line class="level" x1="${PAD.left}" y1="${ly}" x2="${W - PAD.right}" y2="${ly}"/>` +
-        `<text class="level-text" x="${PAD.left + 3}" y="${at(baseline)}">${esc(level.label)}</text>`,
+      `<line class="level" x1="${PAD.left}" y1="${ly}" x2="${right}" y2="${ly}"/>` +
+        `<text class="level-text" x="${right + 4}" y="${at(baseline)}">${esc(level.label)}</text>`,
     );
   }
   const joined = line.map((v, i) => `${at(x(i))},${at(y(v))}`).join(" ");
@@ -63,9 +65,9 @@ export function trendSvg({ points, line = points, levels = [], label, xLabel, fo
   return (
     `<svg class="chart trend" viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(label)}">` +
     parts.join("") +
-    `<line class="axis" x1="${PAD.left}" y1="${bottom}" x2="${W - PAD.right}" y2="${bottom}"/>` +
+    `<line class="axis" x1="${PAD.left}" y1="${bottom}" x2="${right}" y2="${bottom}"/>` +
     `<line class="axis" x1="${PAD.left}" y1="${PAD.top}" x2="${PAD.left}" y2="${bottom}"/>` +
-    `<text class="tick" x="${(W + PAD.left) / 2}" y="${H - 3}" text-anchor="middle">${esc(xLabel)}</text>` +
+    `<text class="tick" x="${(right + PAD.left) / 2}" y="${H - 3}" text-anchor="middle">${esc(xLabel)}</text>` +
     (line.length > 1 ? `<polyline class="line" points="${joined}"/>` : "") +
     dots +
     `</svg>`
