@@ -11,6 +11,7 @@ from conftest import one_builder
 from yacht.rules import rules_by_name
 from yacht.strategy.cache import ENV_VAR
 from yacht.strategy.duel import Kind, build_layers
+from yacht.strategy.endgame import Endgame, endgame
 from yacht.strategy.target import TargetTable, target_table
 
 
@@ -47,3 +48,15 @@ def duel_layers(own_tables: Callable[[str], Path]) -> Callable[[Kind], Path]:
             return build_layers(rules_by_name("traditional"), kind, lowest=20)
 
     return built
+
+
+def exact_endgame() -> Endgame:
+    """The traditional double-precision endgame table to two categories each, which
+    test_endgame and test_duel_minimax check against: built by this code into the session's
+    cache and read from it after that (``endgame(..., double=True)``), the build under the
+    cache folder's lock, so that the other worker, asking for it at the same time, waits
+    and reads it instead of building it too."""
+    folder = Path(os.environ[ENV_VAR])
+    folder.mkdir(parents=True, exist_ok=True)
+    with one_builder(folder):
+        return endgame(rules_by_name("traditional"), 2, double=True)

@@ -20,8 +20,9 @@ from yacht.strategy.duel.store import (
     read_manifest,
 )
 from yacht.strategy.duel.table import read_table
-from yacht.strategy.endgame import build_endgame, endgame
+from yacht.strategy.endgame import build_endgame
 
+from .conftest import exact_endgame
 from .test_endgame import brute_force, used_except
 
 TRADITIONAL = rules_by_name("traditional")
@@ -43,7 +44,7 @@ def same_layer(one: Path, other: Path, n: int) -> bool:
 
 
 def test_endgame_layers_equal_the_endgame_table(built: Path) -> None:
-    exact = endgame(TRADITIONAL, 2, double=True)  # the session's, as in test_endgame.py
+    exact = exact_endgame()  # the session's, as in test_endgame.py
     for n in range(20, 24):
         lay = layout(TRADITIONAL, n)
         got, single = stored(built, n), None

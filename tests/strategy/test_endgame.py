@@ -13,6 +13,8 @@ from yacht.rules import Category, rules_by_name
 from yacht.strategy.cache import ENV_VAR
 from yacht.strategy.endgame import FULL, Endgame, build_endgame, endgame, settled
 
+from .conftest import exact_endgame
+
 TRADITIONAL = rules_by_name("traditional")
 
 
@@ -63,7 +65,7 @@ def exact() -> Endgame:
     # Built by this code once and then read from the tests' table cache (keyed by the code's
     # digest, conftest.TABLES); test_the_double_table_from_the_cache_is_the_one_built checks
     # that a table read back is the table built.
-    return endgame(TRADITIONAL, 2, double=True)
+    return exact_endgame()
 
 
 ONE_EACH = [
