@@ -6,18 +6,38 @@ a change stored once cannot be counted twice."""
 from __future__ import annotations
 
 import asyncio
+import warnings
 from itertools import product
 from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
 
+from yacht.web.app import create_app
 from yacht.web.service.ratings import START, Rating, Seat, _rate, rate_game
+from yacht.web.settings import Settings
 from yacht.web.storage.changes import Change
 from yacht.web.storage.results import Finish, Result, Standing
 from yacht.web.storage.store import ConflictError, Store
 
 from .test_pg_direct import opened
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+
+def opened_many(url: str, count: int) -> list[str]:
+    """``count`` tables of two people, opened and joined through one app (the games are on)."""
+    app = create_app(url, settings=Settings(prepare_tables=False), bot_delay=0)
+    codes = []
+    with TestClient(app) as client:
+        for _ in range(count):
+            code = client.post("/api/tables", json={"seats": [{"kind": "human"}] * 2}).json()
+            for s in (0, 1):
+                client.post(f"/api/tables/{code['code']}/join", json={"seat": s, "name": f"P{s}"})
+            codes.append(code["code"])
+    return codes
 
 
 def finish(accounts: tuple[int, int], rate: Any = None) -> Finish:
@@ -36,7 +56,7 @@ def rows(url: str, sql: str) -> list[Any]:
 
 @pytest.mark.parametrize("direct", [True, False], ids=["asyncpg", "sqlalchemy"])
 def test_two_games_of_one_player_ending_at_once_are_both_counted(pg_url: str, direct: bool) -> None:
-    codes = [opened(pg_url)[0] for _ in range(2)]
+    codes = opened_many(pg_url, 8)
     store = Store(pg_url, direct=direct)
 
     async def end(code: str, other: int) -> int:
@@ -46,10 +66,8 @@ def test_two_games_of_one_player_ending_at_once_are_both_counted(pg_url: str, di
         return await store.achange(code, snap.revision, change)
 
     async def work() -> None:
-        for _ in range(3):  # three rounds of two games ending together: 6 games for player 1
-            fresh = [opened(pg_url)[0] for _ in range(2)]
-            await asyncio.gather(end(fresh[0], 2), end(fresh[1], 3))
-        await asyncio.gather(end(codes[0], 2), end(codes[1], 3))
+        for i in range(0, 8, 2):  # four rounds of two games ending together: 8 for player 1
+            await asyncio.gather(end(codes[i], 2), end(codes[i + 1], 3))
         await store.aclose()
 
     asyncio.run(work())
