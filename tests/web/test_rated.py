@@ -128,22 +128,11 @@ def test_a_rated_table_is_for_signed_in_people_only(web: Site) -> None:
 def test_an_unrated_game_records_results_but_no_rating(web: Site, db: Path) -> None:
     ann = web.device()
     ann.sign_up("Ann")
-    code = ann.table("human", "random")
-    token = ann.join(code, 0)
-    while True:
-        game = ann.get(f"/api/tables/{code}").json()["game"]
-        if game["status"] == "finished":
-            break
-        if game["current"] != 0:
-            portal = web.http.portal
-            assert portal is not None
-            portal.call(web.app.state.runner.idle)
-            continue
-        r = ann.act(code, 0, token, {"kind": "roll"})
-        category = next(iter(r.json()["game"]["potentials"]))
-        ann.act(code, 0, token, {"kind": "score", "category": category})
+    code = ann.table("human")  # a solo game: a finished game with a signed-in player
+    game = play_out(code, {0: (ann, ann.join(code, 0))})
     engine = create_engine(f"sqlite:///{db}")
     with engine.connect() as c:
         assert c.execute(text("SELECT count(*) FROM ratings")).scalar_one() == 0
-        assert c.execute(text("SELECT rated, players FROM player_games")).one() == (0, 2)
+        row = c.execute(text("SELECT rated, players, total, rank FROM player_games")).one()
+        assert tuple(row) == (0, 1, game["totals"][0], 1)
     engine.dispose()
