@@ -14,6 +14,7 @@ from playwright.sync_api import APIRequestContext, Page, expect
 from .live import LiveServer
 from .pages import PHONE, Pages
 from .test_accounts_e2e import account, lobby
+from .test_web_english_e2e import english
 
 
 class Player:
@@ -90,6 +91,8 @@ def test_a_rated_game_shows_on_the_leaderboard_and_the_profiles(
         for name, rating in board.items():
             row = rows.filter(has=page.locator(f"a[href='@/{name}']"))
             expect(row).to_contain_text(re.compile(rf"{rating['shown']}\s*\?"))
+        if page is bob_page:
+            assert english(page, "fi") == []  # the leaderboard speaks Finnish
         page.goto(f"{server.url}/")
         page.click("#account-profile")
         page.wait_for_url(re.compile(rf"/@/{me}$"))
@@ -100,3 +103,4 @@ def test_a_rated_game_shows_on_the_leaderboard_and_the_profiles(
         expect(page.locator("#games tr")).to_have_count(1)
         expect(page.locator(f"#games a[href='games/{game['id']}']")).to_be_visible()
     expect(bob_page.locator("#skill .headline")).to_contain_text("Pelasi kuin")
+    assert english(bob_page, "fi", code) == []  # and so does the profile
