@@ -11,6 +11,7 @@ from conftest import one_builder
 from yacht.rules import rules_by_name
 from yacht.strategy.cache import ENV_VAR
 from yacht.strategy.duel import Kind, build_layers
+from yacht.strategy.duel.store import table_dir
 from yacht.strategy.endgame import Endgame, endgame
 from yacht.strategy.target import TargetTable, target_table
 
@@ -36,16 +37,19 @@ def duel_layers(own_tables: Callable[[str], Path]) -> Callable[[Kind], Path]:
     ``$YACHT_CACHE_DIR`` there (the folder's parent).
 
     Built once by this code for test_duel_minimax, test_duel_response and test_duel_bot (both
-    workers share them through :func:`conftest.one_builder`: a build finds finished layers
-    and keeps them) and kept between runs like the session's cache; a folder of their own,
-    since in the session's cache the layers would answer every later heads-up hint of the
-    session as a solved table."""
+    workers share them through :func:`conftest.one_builder`, a lock per table, so the two
+    may build two tables at once; a build finds finished layers and keeps them) and kept
+    between runs like the session's cache; a folder of their own, since in the session's
+    cache the layers would answer every later heads-up hint of the session as a solved
+    table."""
     folder = own_tables("duel-layers")
 
     def built(kind: Kind) -> Path:
-        with pytest.MonkeyPatch.context() as mp, one_builder(folder):
-            mp.setenv(ENV_VAR, str(folder))
-            return build_layers(rules_by_name("traditional"), kind, lowest=20)
+        rules = rules_by_name("traditional")
+        table = folder / table_dir(rules, kind.name).name
+        table.mkdir(exist_ok=True)
+        with one_builder(table):  # a lock per table: two workers may build two of them
+            return build_layers(rules, kind, lowest=20, folder=table)
 
     return built
 
