@@ -92,7 +92,7 @@ function gameRows() {
           `<td>${esc(t("{rank} of {players}", { rank: g.rank, players: g.players }))}</td><td class="num">${esc(number(g.total))}</td></tr>`
         );
       })
-      .join("") || `<tr><td colspan="4" class="muted">${esc(t("No finished games yet."))}</td></tr>`
+      .join("") || `<tr><td colspan="4" class="muted">${esc(t("No games at public tables yet."))}</td></tr>`
   );
 }
 
@@ -126,7 +126,7 @@ async function more() {
   const page = await api(`${path}/games${next ? `?before=${encodeURIComponent(next)}` : ""}`);
   games = games.concat(page.games);
   next = page.next;
-  $("#list-card").hidden = false;
+  $("#list-card").hidden = !profile.presets.length; // no games at all: the card above says so
   render();
 }
 
