@@ -44,7 +44,7 @@ from yacht.web.protocol.players import (
     SkillView,
 )
 from yacht.web.service.accounts import account_key
-from yacht.web.service.ratings import Rating
+from yacht.web.service.ratings import SCALE, Rating
 from yacht.web.storage.accounts import AccountStore
 from yacht.web.storage.models import RatingRow
 from yacht.web.storage.players import (
@@ -111,6 +111,10 @@ def parse_cursor(text: str) -> Cursor:
     if not 1 <= game < 2**31:
         raise TableError("invalid", f"not a page cursor: {text!r}")
     return Cursor(when, game)
+
+
+_BEST: dict[str, float] = {}
+"""The presets' optima as solved (:func:`_optimum`), so a profile does not leave the loop."""
 
 
 @functools.cache
@@ -203,7 +207,7 @@ class PlayerService:
                         RatingPointView(
                             game=p.game_id,
                             rank=p.rank,
-                            shown=Rating(p.mu, p.sigma, p.games).shown,
+                            shown=round(SCALE * p.mu),  # as Rating.shown, unchecked
                             games=p.games,
                             at=_iso(p.at),
                         )
@@ -217,7 +221,9 @@ class PlayerService:
     async def _skill(self, preset: str, games: list[ReviewedGame]) -> SkillView | None:
         if not games:
             return None
-        best = await asyncio.to_thread(_optimum, preset)  # from memory after the first call
+        best = _BEST.get(preset)
+        if best is None:  # the preset's optimum is solved once, off the event loop
+            best = _BEST[preset] = await asyncio.to_thread(_optimum, preset)
         figures = [best - g.loss for g in games]
         now = running(figures, WINDOW)
         assert now is not None  # at least one game

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import cast
 
-from sqlalchemy import Engine, Table, and_, or_, select
+from sqlalchemy import Connection, Engine, Table, and_, or_, select
 
 from yacht.web.storage.models import (
     AccountRow,
@@ -150,11 +150,15 @@ class Profile:
 
 def _account_id(engine: Engine, skeleton: str) -> tuple[int, str, datetime] | None:
     with engine.connect() as c:
-        row = c.execute(
-            select(_ACCOUNTS.c.id, _ACCOUNTS.c.name, _ACCOUNTS.c.created_at).where(
-                _ACCOUNTS.c.name_skeleton == skeleton, _ACCOUNTS.c.deleted_at.is_(None)
-            )
-        ).first()
+        return _account_on(c, skeleton)
+
+
+def _account_on(c: Connection, skeleton: str) -> tuple[int, str, datetime] | None:
+    row = c.execute(
+        select(_ACCOUNTS.c.id, _ACCOUNTS.c.name, _ACCOUNTS.c.created_at).where(
+            _ACCOUNTS.c.name_skeleton == skeleton, _ACCOUNTS.c.deleted_at.is_(None)
+        )
+    ).first()
     return None if row is None else (row.id, row.name, _aware(row.created_at))
 
 
@@ -166,11 +170,11 @@ def live_account(engine: Engine, skeleton: str) -> bool:
 def profile(engine: Engine, skeleton: str) -> Profile | None:
     """The profile of the live account whose name looks like ``skeleton``; None when there
     is none (a deleted account has no profile)."""
-    found = _account_id(engine, skeleton)
-    if found is None:
-        return None
-    account, name, created = found
-    with engine.connect() as c:
+    with engine.connect() as c:  # one connection (each checkout pings the database)
+        found = _account_on(c, skeleton)
+        if found is None:
+            return None
+        account, name, created = found
         stats = [
             PlayerStatsRow(**dict(r))
             for r in c.execute(
