@@ -9,9 +9,9 @@ const H = 170;
 const PAD = { left: 36, right: 12, top: 12, bottom: 30 };
 
 // A coordinate of the drawing, to a tenth of a unit (not shown as a number).
-const at = (v) => Math.round(v * 10) / 10;
+export const at = (v) => Math.round(v * 10) / 10;
 
-function niceStep(span) {
+export function niceStep(span) {
   const raw = span / 4;
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw);

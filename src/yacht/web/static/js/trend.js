@@ -2,19 +2,12 @@
 // points, a line through them (or through a running mean), dashed level lines with labels (the
 // bots' marks), a grid and labelled axes. Every text that goes in is escaped here.
 import { esc } from "./api.js";
+import { at, niceStep } from "./chart.js";
 import { number } from "./i18n.js";
 
 const W = 340;
 const H = 180;
 const PAD = { left: 40, right: 10, top: 10, bottom: 30 };
-
-const at = (v) => Math.round(v * 10) / 10;
-
-function niceStep(span) {
-  const raw = span / 4;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  return [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw) || raw;
-}
 
 // points: the figure per game, oldest first; line: the values the line joins (default points);
 // levels: [{value, label}] drawn as dashed lines; label: what the chart shows (for a screen
