@@ -229,9 +229,11 @@ def test_a_password_in_the_environment_is_not_in_the_logs_nor_the_command_line(
     seen: list[str] = []
     try:
         assert server.stderr is not None
-        for line in server.stderr:  # until uvicorn says it is up (or the server exits)
+        # Until uvicorn says it listens (or the server exits). Not "Application startup
+        # complete": uvicorn logs that before it binds the port, so a request may be refused.
+        for line in server.stderr:
             seen.append(line)
-            if "Application startup complete" in line:
+            if "Uvicorn running on" in line:
                 break
         assert server.poll() is None, "".join(seen)
         cmdline = Path(f"/proc/{server.pid}/cmdline").read_bytes()
