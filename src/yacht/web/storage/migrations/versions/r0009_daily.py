@@ -1,0 +1,21 @@
+"""The daily duplicate game: days, their commitments and results (filled in by the daily work).
+
+Revision ID: 0009
+Revises: 0008
+Create Date: 2027-03-01
+"""
+
+from __future__ import annotations
+
+revision = "0009"
+down_revision = "0008"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    pass
+
+
+def downgrade() -> None:
+    pass
