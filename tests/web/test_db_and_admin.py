@@ -104,7 +104,10 @@ def test_upgrade_from_the_first_release_keeps_its_games_and_downgrade_goes_back(
     assert "at migration 0002 " in out(capsys, "db", "downgrade", "--database", url)
     assert "banned_names" not in inspect(engine).get_table_names()
     err = out(capsys, "admin", "names", "list", "--database", url, status=2)
-    assert f"is at migration 0002, this yacht needs {head_revision()}: run yacht db upgrade first" in err
+    assert (
+        f"is at migration 0002, this yacht needs {head_revision()}: run yacht db upgrade first"
+        in err
+    )
     out(capsys, "db", "upgrade", "--database", url)
     engine.dispose()
 

@@ -1,4 +1,4 @@
-"""Offline games a signed-in player syncs from the installable app (filled in by the offline-sync work).
+"""Offline games a signed-in player syncs from the installable app.
 
 Revision ID: 0008
 Revises: 0007

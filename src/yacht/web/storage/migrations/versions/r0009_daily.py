@@ -1,4 +1,4 @@
-"""The daily duplicate game: days, their commitments and results (filled in by the daily work).
+"""The daily duplicate game: its days, commitments and results.
 
 Revision ID: 0009
 Revises: 0008

@@ -1,4 +1,4 @@
-"""Correspondence tables, their deadlines and the inbox (filled in by the correspondence work).
+"""Correspondence tables, their deadlines and the inbox.
 
 Revision ID: 0010
 Revises: 0009
