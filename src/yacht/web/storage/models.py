@@ -35,6 +35,7 @@ __all__ = [
     "BannedNameRow",
     "Base",
     "GameRow",
+    "OfflineGameRow",
     "PlayerGameRow",
     "PlayerStatsRow",
     "RatingEventRow",
@@ -252,6 +253,31 @@ class PlayerStatsRow(Base):
     loss_sum: Mapped[float] = mapped_column(Float)  # over the reviewed games
     decisions: Mapped[int] = mapped_column(Integer)
     accurate: Mapped[int] = mapped_column(Integer)
+
+
+class OfflineGameRow(Base):
+    """A game an account played on its device with no server and synced later (revision
+    0008): the server replayed ``record`` (seed and actions) before storing it. Never rated,
+    never in ``player_stats``: a client wrote it."""
+
+    __tablename__ = "offline_games"
+    __table_args__ = (
+        UniqueConstraint("account_id", "client_id", name="uq_offline_games_account_client"),
+        Index("ix_offline_games_account_finished", "account_id", "finished_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(Integer)
+    client_id: Mapped[str] = mapped_column(String(64))  # the page's id for the game
+    preset: Mapped[str] = mapped_column(String(40))
+    players: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)  # the account's seat, from 0
+    total: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(Integer)
+    yachts: Mapped[int] = mapped_column(Integer)
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    synced_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 Row = TypeVar("Row", bound=Base)
