@@ -150,6 +150,7 @@ QUOTAS: dict[str, Quota] = {
     "signin": Quota(burst=30, every=20.0),
     "signin_name": Quota(burst=6, every=50.0),
     "signup": Quota(burst=5, every=720.0),
+    "sync": Quota(burst=10, every=30.0),  # offline games sent (up to 10 a request)
 }
 LOCAL = frozenset({"127.0.0.1", "::1"})
 """Clients on the server's own machine: its operator (load tests, health checks), to whom the

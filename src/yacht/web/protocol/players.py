@@ -17,6 +17,7 @@ __all__ = [
     "BoardLine",
     "BotMarkView",
     "Leaderboard",
+    "OfflineGameView",
     "PlayerGameView",
     "PlayerGames",
     "PresetProfile",
@@ -96,10 +97,31 @@ class PresetProfile(Model):
     skill: SkillView | None = Field(description="null: no reviewed game yet")
 
 
+class OfflineGameView(Model):
+    """A game the player played offline (``/play``) and synced: listed, never counted."""
+
+    record: int = Field(description="the stored record's number")
+    preset: str
+    players: int
+    seat: int = Field(description="the player's seat, from 0")
+    total: int
+    rank: int
+    yachts: int
+    finished_at: str
+
+
 class Profile(Model):
     name: str
     created: str = Field(description="when the account was made (ISO 8601, UTC)")
-    presets: list[PresetProfile] = Field(description="the presets played, most games first")
+    presets: list[PresetProfile] = Field(
+        description="the presets played, most games first (offline games not counted)"
+    )
+    offline_games: int = Field(
+        default=0, description="offline games synced: never rated, never in the figures"
+    )
+    offline: list[OfflineGameView] = Field(
+        default_factory=list, description="the newest 20 offline games, newest first"
+    )
 
 
 class PlayerGameView(Model):

@@ -34,6 +34,7 @@ from yacht.web.protocol.players import (
     BoardLine,
     BotMarkView,
     Leaderboard,
+    OfflineGameView,
     PlayerGames,
     PlayerGameView,
     PresetProfile,
@@ -216,7 +217,26 @@ class PlayerService:
                     skill=await self._skill(s.preset, found.reviewed.get(s.preset, [])),
                 )
             )
-        return Profile(name=found.name, created=_iso(found.created_at), presets=presets)
+        offline = [
+            OfflineGameView(
+                record=g.record,
+                preset=g.preset,
+                players=g.players,
+                seat=g.seat,
+                total=g.total,
+                rank=g.rank,
+                yachts=g.yachts,
+                finished_at=_iso(g.finished_at),
+            )
+            for g in found.offline
+        ]
+        return Profile(
+            name=found.name,
+            created=_iso(found.created_at),
+            presets=presets,
+            offline_games=found.offline_count,
+            offline=offline,
+        )
 
     async def _skill(self, preset: str, games: list[ReviewedGame]) -> SkillView | None:
         if not games:

@@ -37,6 +37,7 @@ from yacht.web.storage.models import (
     RatingEventRow,
     RatingRow,
 )
+from yacht.web.storage.offline import OfflineLine, offline_lines
 
 __all__ = [
     "BOARD_SIZE",
@@ -146,6 +147,9 @@ class Profile:
     ratings: dict[str, RatingRow]
     history: dict[str, list[RatingPoint]] = field(default_factory=dict)
     reviewed: dict[str, list[ReviewedGame]] = field(default_factory=dict)
+    offline_count: int = 0
+    """Offline games synced (:mod:`yacht.web.storage.offline`): listed, never counted above."""
+    offline: list[OfflineLine] = field(default_factory=list)
 
 
 def _account_id(engine: Engine, skeleton: str) -> tuple[int, str, datetime] | None:
@@ -228,14 +232,8 @@ def profile(engine: Engine, skeleton: str) -> Profile | None:
                 )
                 for r in reversed(newest)
             ]
-    return Profile(
-        name,
-        created,
-        stats,
-        ratings,
-        history,
-        reviewed,
-    )
+        offline_count, offline = offline_lines(c, account)
+    return Profile(name, created, stats, ratings, history, reviewed, offline_count, offline)
 
 
 @dataclass(frozen=True)

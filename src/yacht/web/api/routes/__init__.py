@@ -1,5 +1,6 @@
 """REST endpoints under ``/api``, one module per resource: the lobby, a table (seats and play),
-finished games, the page's texts, accounts (optional), and players' profiles and leaderboards.
+finished games, the page's texts, accounts (optional), offline games synced, and players'
+profiles and leaderboards.
 
 The in-game endpoints take exactly the WebSocket messages (``ActionMessage``, ``HintMessage``,
 ...), so the OpenAPI document describes them and a client without WebSockets can play too.
@@ -10,10 +11,10 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from yacht.web.api.deps import ERRORS
-from yacht.web.api.routes import accounts, games, lobby, players, tables, texts
+from yacht.web.api.routes import accounts, games, lobby, offline, players, tables, texts
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api", responses=ERRORS)
-for part in (lobby, tables, games, texts, accounts, players):
+for part in (lobby, tables, games, texts, accounts, offline, players):
     router.include_router(part.router)
