@@ -36,6 +36,7 @@ CORE_FILES = [
     "skill.py",
     "i18n.py",
     "strategy/errors.py",
+    "coach.py",
     "bots/base.py",
     "web/service/fairness.py",
     "web/service/accounts.py",

@@ -55,6 +55,8 @@ class StrategyError(
         "opponent_points": N_("opponent {i}: {category}={value!r} is not a number"),
         "opponent_cannot": N_("opponent {i}: {category} cannot score {points} under {rules}"),
         "opponent_twice": N_("opponent {i}: {category} is given twice"),
+        "explain_top": N_("top must be a whole number of options >= 1, got {top!r}"),
+        "explain_option": N_("{option} is not an option of this position"),
     },
 ):
     """A question the strategy cannot answer as asked."""
