@@ -247,6 +247,7 @@ _WHAT = {
     "signin": "sign-ins",
     "signin_name": "sign-ins to one account",
     "signup": "new accounts",
+    "sync": "offline game syncs",
 }
 
 

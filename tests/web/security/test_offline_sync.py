@@ -1,0 +1,121 @@
+"""``POST /api/me/offline-games`` under attack: a signed-in change without its CSRF token, a
+guest, records that are not real games (illegal moves, dice the seed does not deal, wrong
+totals, a bot's seat, an undo, a game that does not end, a finish in the future or before the
+account, an unknown preset), bodies that are too big or hold too many games, and a client
+sending too often. Each is refused with a clear answer, and no record is stored."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from yacht.web.edge.limits import MAX_BODY, QUOTAS
+from yacht.web.protocol.offline import MAX_GAMES
+
+from ..account_helpers import Device, Site, error, site
+from ..offline_helpers import offline_game, seed, sync
+
+
+@pytest.fixture
+def web(db: Path) -> Iterator[Site]:
+    with site(db) as opened:
+        yield opened
+
+
+def _stored(who: Device) -> int:
+    count: int = who.get("/api/players/Ann").json()["offline_games"]
+    return count
+
+
+def _signed_in(web: Site) -> Device:
+    ann = web.device()
+    ann.sign_up("Ann")
+    return ann
+
+
+def test_a_change_without_the_csrf_token_or_an_account_stores_nothing(web: Site) -> None:
+    ann = _signed_in(web)
+    game = offline_game(seed(1))
+    assert error(sync(ann, game, csrf=False)) == (403, "csrf")
+    assert error(sync(ann, game, csrf="0" * 43)) == (403, "csrf")
+    assert error(sync(web.device("198.51.100.7"), game)) == (401, "unauthorized")
+    assert _stored(ann) == 0
+
+
+def _cheats() -> dict[str, tuple[dict[str, Any], str]]:
+    real = offline_game(seed(2))
+    moves = real["moves"]
+    dice = [dict(m) for m in moves]
+    dice[0] = {"action": "roll", "dice": [6, 6, 6, 6, 6] if moves[0]["dice"] != [6] * 5 else [1] * 5}
+    early = [*moves[:4], {"action": moves[3]["action"]}, *moves[4:]]  # seat 2 scores unrolled
+    now = datetime.now(UTC)
+    return {
+        "dice": ({**real, "moves": dice}, "not the ones the seed deals"),
+        "totals": ({**real, "totals": [real["totals"][0] + 1, real["totals"][1]]}, "totals"),
+        "bot seat": ({**real, "seat": 1}, "is not a person's"),
+        "undo": ({**real, "moves": [*moves[:2], {"action": "undo"}, *moves[2:]]}, "undo"),
+        "unfinished": ({**real, "moves": moves[:-4]}, "is not over"),
+        "roll without dice": ({**real, "moves": [{"action": "roll"}, *moves[1:]]}, "only a roll"),
+        "score before a roll": ({**real, "moves": early}, "move 5"),
+        "future": ({**real, "finished_at": (now + timedelta(hours=2)).isoformat()}, "future"),
+        "before the account": (
+            {**real, "finished_at": (now - timedelta(days=30)).isoformat()},
+            "before the account",
+        ),
+        "preset": ({**real, "preset": "no-such-rules"}, "no-such-rules"),
+    }
+
+
+@pytest.mark.parametrize("case", sorted(_cheats()))
+def test_a_record_that_is_not_a_real_game_is_refused_and_not_stored(web: Site, case: str) -> None:
+    ann = _signed_in(web)
+    body, reason = _cheats()[case]
+    r = sync(ann, body)
+    assert r.status_code == 200, r.text
+    [answer] = r.json()["games"]
+    assert answer["status"] == "refused" and answer["record"] is None
+    assert reason in answer["reason"]
+    assert _stored(ann) == 0
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"games": []},
+        {"games": [offline_game(seed(3), game_id=f"g-{i}") for i in range(MAX_GAMES + 1)]},
+        {"games": [{**offline_game(seed(3)), "id": "../../etc"}]},
+        {"games": [{**offline_game(seed(3)), "seed": "zz" * 32}]},
+        {"games": [{**offline_game(seed(3)), "players": ["human", "winner"]}]},
+        {"games": [{**offline_game(seed(3)), "finished_at": "2027-01-01T10:00:00"}]},  # no zone
+        {"games": [{**offline_game(seed(3)), "rated": True}]},
+        {"games": [{**offline_game(seed(3)), "moves": [{"action": "roll", "dice": [1] * 6}]}]},
+        {"games": "all of them"},
+    ],
+    ids=["none", "too many", "id", "seed", "winner bot", "naive date", "extra", "six dice", "text"],
+)
+def test_a_malformed_body_is_refused_whole(web: Site, body: Any) -> None:
+    ann = _signed_in(web)
+    assert error(ann.post("/api/me/offline-games", body)) == (422, "invalid")
+    assert _stored(ann) == 0
+
+
+def test_an_oversized_body_and_a_flood_are_refused(web: Site) -> None:
+    ann = _signed_in(web)
+    big = offline_game(seed(4), ("human",) * 6)
+    games = [{**big, "id": f"big-{i}"} for i in range(MAX_GAMES)]  # as many as allowed, too big
+    assert len(json.dumps({"games": games}, separators=(",", ":"))) > MAX_BODY
+    assert error(sync(ann, *games)) == (413, "too_large")
+    game = offline_game(seed(5))
+    for _ in range(QUOTAS["sync"].burst):  # the oversized body was refused before the quota
+        assert sync(ann, game).status_code == 200
+    assert error(sync(ann, game)) == (429, "rate_limited")
+    assert _stored(ann) == 1  # sent eleven times, stored once
+    # another client of the same account is not held back by this one's flood
+    other = web.device("198.51.100.8")
+    assert other.sign_in("Ann").status_code == 200
+    assert sync(other, offline_game(seed(6), game_id="other-1")).status_code == 200
