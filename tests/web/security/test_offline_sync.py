@@ -51,7 +51,8 @@ def _cheats() -> dict[str, tuple[dict[str, Any], str]]:
     real = offline_game(seed(2))
     moves = real["moves"]
     dice = [dict(m) for m in moves]
-    dice[0] = {"action": "roll", "dice": [6, 6, 6, 6, 6] if moves[0]["dice"] != [6] * 5 else [1] * 5}
+    other = [6] * 5 if moves[0]["dice"] != [6] * 5 else [1] * 5
+    dice[0] = {"action": "roll", "dice": other}
     early = [*moves[:4], {"action": moves[3]["action"]}, *moves[4:]]  # seat 2 scores unrolled
     now = datetime.now(UTC)
     return {
