@@ -12,7 +12,7 @@ decimal, differences with their sign.
 ...         print(reason_text(r.code, r.args, "en"))
 Keep 6 6 6: 49% chance of Four of a Kind and 17% of Full House, the rest of the turn played best.
 Keep 3 6 6 6: 37% chance of Four of a Kind and 26% of Full House, the rest of the turn played best.
-Keeping 3 6 6 6 instead changes this turn's expected points by −1.5 and the value of what stays open by −0.6.
+Keeping 3 6 6 6 instead changes this turn's expected points by -1.5 and the value of what stays open by -0.6.
 >>> print(reason_text(e.reasons()[0][0].code, e.reasons()[0][0].args, "fi"))
 Pidä 6 6 6: Neljä samaa 49\xa0%:n ja Full House 17\xa0%:n todennäköisyydellä, kun loput vuorosta pelataan parhaalla tavalla.
 """  # noqa: E501
@@ -35,8 +35,7 @@ MESSAGES: dict[str, str] = {
     ),
     "keep_one": N_("Keep {dice}: {chance} chance of {category}, the rest of the turn played best."),
     "keep_ends": N_(
-        "Keep {dice}: the turn ends in {category} {chance} of the time, the rest of it "
-        "played best."
+        "Keep {dice}: the turn ends in {category} {chance} of the time, the rest of it played best."
     ),
     "all_two": N_(
         "Roll all five again: {chance} chance of {category} and {chance2} of {category2}, "
@@ -48,6 +47,9 @@ MESSAGES: dict[str, str] = {
     "all_ends": N_(
         "Roll all five again: the turn ends in {category} {chance} of the time, the rest of it "
         "played best."
+    ),
+    "score_now": N_(
+        "Scoring {points} in {category} now leaves open categories worth {later} on average."
     ),
     "vs_keep": N_(
         "Keeping {dice} instead changes this turn's expected points by {now} and the value of "
@@ -66,17 +68,16 @@ MESSAGES: dict[str, str] = {
 :func:`reason_text`)."""
 
 
-
 def signed(value: float, lang: str = "en") -> str:
-    """A difference with its sign, one decimal: ``+1.2``, ``−0.4`` (a minus sign), ``±0.0``.
+    """A difference with its sign, one decimal, the language's minus: ``+1.2``, ``-0.4``.
 
-    >>> signed(1.25, "fi"), signed(-0.04, "en"), signed(-2.5, "nb")
-    ('+1,2', '±0.0', '−2,5')
+    >>> signed(1.25, "en"), signed(-0.04, "en"), signed(-2.5, "bg")
+    ('+1.2', '±0.0', '-2,5')
     """
     shown = format_number(abs(value), lang)
     if shown == format_number(0, lang):
         return "±" + shown
-    return ("+" if value > 0 else "\u2212") + shown
+    return "+" + shown if value > 0 else format_number(value, lang)
 
 
 def _chance(p: float, lang: str) -> str:
@@ -99,7 +100,7 @@ def reason_text(code: str, args: Mapping[str, Any], lang: str = "en") -> str:
             out[key] = _category(str(value), lang)
         elif key == "dice":
             out[key] = " ".join(str(d) for d in _faces(value))
-        elif key in ("now", "later") and code != "score_keeps_open":
+        elif key in ("now", "later") and code.startswith("vs_"):
             out[key] = signed(float(value), lang)
         elif key == "points":
             out[key] = format_number(int(value), lang, digits=0)

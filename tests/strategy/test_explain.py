@@ -10,6 +10,7 @@ later are checked against a computation that shares only the policy with the cod
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from collections import defaultdict
 from fractions import Fraction
@@ -150,3 +151,49 @@ def test_an_option_not_of_the_position_is_refused() -> None:
     other = explain("traditional", [], [6, 6, 6, 6, 6], 1, top=1).hint.best
     with pytest.raises(StrategyError, match="is not an option of this position"):
         explain("traditional", [], [1, 2, 3, 4, 5], 1, options=[other])
+
+
+def test_the_line_mode_explains_the_best_options_in_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from yacht.cli import main
+
+    dice = ["--dice", "6", "6", "6", "2", "3", "--rolls-left", "2"]
+    assert main(["hint", *dice, "--explain", "2"]) == 0
+    out = capsys.readouterr().out
+    why = out[out.index("Why:") :].splitlines()
+    assert why[1:3] == [
+        "* keep 6 6 6",
+        "    Keep 6 6 6: 49% chance of Four of a Kind and 17% of Full House, the rest of the "
+        "turn played best.",
+    ]
+    assert why[-1].startswith(
+        "    Keeping 3 6 6 6 instead changes this turn's expected points by -1.5"
+    )
+    assert main(["hint", *dice, "--explain", "--lang", "fi"]) == 0
+    out = capsys.readouterr().out
+    assert "Pidä 6 6 6: Neljä samaa 49\xa0%:n ja Full House 17\xa0%:n todennäköisyydellä" in out
+    assert main(["hint", *dice, "--explain", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (reasons,) = data["explanation"]["reasons"]
+    assert reasons[0]["code"] == "keep_two" and reasons[0]["args"]["dice"] == [6, 6, 6]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--explain", "0"], "--explain: must be from 1 to 20, got 0"),
+        (["--explain", "2", "--target", "100"], "--explain explains the hint by expected points"),
+    ],
+)
+def test_the_line_mode_refuses_a_bad_explain(
+    capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    from yacht.cli import main
+
+    try:
+        status = main(["hint", "--dice", "1", "2", "3", "4", "6", "--rolls-left", "1", *extra])
+    except SystemExit as e:  # argparse rejects the argument itself
+        status = int(str(e.code))
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "" and message in err and err.count("\n") == 1

@@ -8,13 +8,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from yacht.cli import CommandError, add_lang_option, cli_gettext
+from yacht.cli import CommandError, add_lang_option, cli_gettext, cli_language
 from yacht.cli.bounds import whole
 from yacht.cli.core import json_option, preset_shown, rules_option, used_categories
 from yacht.cli.errors import dice_error, no_upper_error
 from yacht.cli.match import cmd_win_hint
 from yacht.cli.text import number, open_text, option_text, percent, rolls_left
 from yacht.rules import rules_by_name
+
+MAX_EXPLAINED = 20
+"""The most options ``yacht hint --explain N`` explains."""
 
 MAX_POINTS = 10_000
 """The most points a ``--target``, ``--banked`` or ``--upper`` may say (far above any
@@ -86,6 +89,15 @@ def register(subs: Any) -> None:
         metavar=_("SHEETS"),
         help=_("rank by the chance of finishing first against these sheets"),
     )
+    p.add_argument(
+        "--explain",
+        type=whole(1, MAX_EXPLAINED),
+        nargs="?",
+        const=3,
+        default=None,
+        metavar="N",
+        help=_("say in words why the N best options win (default 3)"),
+    )
     json_option(p)
     add_lang_option(p)
     p.set_defaults(handler=cmd_hint)
@@ -155,12 +167,18 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_hint(args: argparse.Namespace) -> int:
+    from yacht.coach import reason_text
     from yacht.strategy import hint
+    from yacht.strategy.explain import explain
 
+    _ = cli_gettext()
+    if args.explain is not None and (args.opponents is not None or args.target is not None):
+        raise CommandError(
+            _("--explain explains the hint by expected points: leave out --target and --opponents")
+        )
     if args.opponents is not None:  # playing to win
         return cmd_win_hint(args)
 
-    _ = cli_gettext()
     if len(args.dice) != 5:
         raise dice_error(args.dice)
     rules = rules_by_name(args.rules)
@@ -179,10 +197,18 @@ def cmd_hint(args: argparse.Namespace) -> int:
             target=args.target,
             banked=args.banked or 0,
         )
+        explanation = None
+        if args.explain is not None:
+            explanation = explain(
+                rules, used, args.dice, args.rolls_left, upper=args.upper or 0, top=args.explain
+            )
     except ValueError as e:
         raise CommandError.about(e) from None
     if args.json:
-        print(json.dumps(h.to_json()))
+        out = h.to_json()
+        if explanation is not None:
+            out["explanation"] = explanation.to_json()
+        print(json.dumps(out))
         return 0
     print(
         _("{rules}: dice {dice}, {rolls}; open: {open}").format(
@@ -205,6 +231,20 @@ def cmd_hint(args: argparse.Namespace) -> int:
         if o.probability is not None:
             line += f"  {percent(o.probability, digits=4):>11}"
         print(line)
+    if explanation is not None:
+        print()
+        print(_("Why:"))
+        lang = cli_language()
+        for option, reasons in zip(explanation.outlooks, explanation.reasons(), strict=True):
+            text = option_text(
+                option.option.action,
+                option.option.keep,
+                option.option.category,
+                option.option.points,
+            )
+            print(f"{'*' if option is explanation.outlooks[0] else ' '} {text}")
+            for r in reasons:
+                print(f"    {reason_text(r.code, r.args, lang)}")
     return 0
 
 

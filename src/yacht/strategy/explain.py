@@ -107,13 +107,13 @@ class Explanation:
     outlooks: tuple[Outlook, ...]
 
     def reasons(self) -> list[tuple[Reason, ...]]:
-        """Per option, best first, the sentences to show under it: what a keep plays for
-        (:func:`plays_for`), then, for an option that is not the best, how it compares with
-        the best (:func:`compare`)."""
+        """Per option, best first, the sentences to show under it: what a keep plays for, or
+        what the best score leaves open (:func:`plays_for`), then, for an option that is not
+        the best, how it compares with the best (:func:`compare`)."""
         best = self.outlooks[0]
         out = []
         for o in self.outlooks:
-            own = plays_for(o)
+            own = plays_for(o) if o is best or o.option.action == "keep" else None
             versus = compare(o, best) if o is not best else None
             out.append(tuple(r for r in (own, versus) if r is not None))
         return out
@@ -279,16 +279,19 @@ def compare(outlook: Outlook, best: Outlook) -> Reason:
     return Reason("vs_all", {"now": now, "later": later})
 
 
-def plays_for(outlook: Outlook) -> Reason | None:
+def plays_for(outlook: Outlook) -> Reason:
     """What a keep plays for: ``keep_two`` / ``keep_one``, the chances of the one or two
     open patterns the continuation scores most often (each chance is that of the pattern,
     e.g. four of a kind or better); ``keep_ends``, the category it most often ends in when it
     scores no pattern; ``all_two``, ``all_one``, ``all_ends`` the same for rerolling all five.
-    None for a score.
+    A score: ``score_now``, its points and the value of what it leaves open (``later``).
     """
     o = outlook.option
     if o.action == "score":
-        return None
+        assert o.category is not None
+        return Reason(
+            "score_now", {"points": o.points, "category": o.category.value, "later": outlook.later}
+        )
     prefix = "keep" if o.keep else "all"
     dice: dict[str, Any] = {"dice": o.keep} if o.keep else {}
     order = {c: i for i, (c, _) in enumerate(outlook.scores)}
