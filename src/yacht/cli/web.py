@@ -73,7 +73,10 @@ def register(subs: Any) -> None:
     p = subs.add_parser(
         "verify",
         help=_("check a finished web game's dice against its revealed seed"),
-        description=_("Exit status: 0 fair, 1 not fair, 2 the file cannot be checked."),
+        description=_(
+            "Exit status: 0 fair (or a daily game that checks), 1 not fair, 2 the file cannot "
+            "be checked."
+        ),
     )
     p.add_argument(
         "game",
@@ -216,7 +219,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
         # the problems quote the file: escaped and cut, as every error line
         print(shown(verdict_text(verdict), ERROR_SHOWN))
-    return 0 if verdict.fair else 1
+    return 0 if verdict.fair or verdict.outcome == "daily" else 1
 
 
 def verdict_text(verdict: Any, lang: str | None = None) -> str:
@@ -232,6 +235,11 @@ def verdict_text(verdict: Any, lang: str | None = None) -> str:
         return _("NOT fair: {problems}").format(problems=problems)
     rolls = count("{n} roll", "{n} rolls", verdict.rolls, lang)
     dice = count("{n} die", "{n} dice", verdict.dice, lang)
+    if verdict.daily is not None:  # one public seed, the day's, and a seed committed to before
+        return _(
+            "the daily game of {day}: the seed matches the day's commitment {commitment}... and "
+            "re-derives all {rolls} ({dice})"
+        ).format(day=verdict.daily, commitment=verdict.commitment[:16], rolls=rolls, dice=dice)
     if not verdict.fair:  # every check holds, yet no player had a say in the dice
         return _(
             "dealt by the server alone (rule {rule}): no player's seed is in its dice key; the "

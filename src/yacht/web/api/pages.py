@@ -31,7 +31,12 @@ __all__ = ["BASE", "STATIC", "RootPath", "add_pages", "openapi_with_messages", "
 STATIC = Path(__file__).parents[1] / "static"
 # Swagger UI 5 (it reads the OpenAPI 3.1 that FastAPI writes), as shipped by fastapi-offline.
 SWAGGER_UI = Path(fastapi_offline.__file__).parent / "static"
-PAGES = {"/": "index.html", "/games": "games.html", "/leaderboard": "leaderboard.html"}
+PAGES = {
+    "/": "index.html",
+    "/games": "games.html",
+    "/leaderboard": "leaderboard.html",
+    "/daily": "daily.html",
+}
 BASE = '<base href="/">'
 """What every page's ``<head>`` starts with, as written in its file."""
 

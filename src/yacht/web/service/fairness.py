@@ -51,6 +51,7 @@ __all__ = [
     "Verdict",
     "VerifyProblem",
     "contribute",
+    "daily_seed",
     "dice_key",
     "next_fair",
     "verify",
@@ -85,6 +86,16 @@ def dice_key(commitment: str, contributions: Sequence[Mapping[str, Any]], rule: 
     lines = [f"yacht-fair-{rule}", commitment.lower()]
     lines += [f"{c['seat']}:{c['seed']}" for c in sorted(contributions, key=lambda c: c["seat"])]
     return hashlib.sha256(("\n".join(lines) + "\n").encode()).hexdigest()
+
+
+def daily_seed(preset: str, day: str) -> str:
+    """The public seed of a daily game's key (seat 0): the preset and the UTC day, so the key
+    follows from the day's commitment and the day alone (docs/web/daily.md).
+
+    >>> daily_seed("traditional", "2026-12-02")
+    'daily:traditional:2026-12-02'
+    """
+    return f"daily:{preset}:{day}"
 
 
 def next_fair(seed: str, at: str) -> dict[str, Any]:
@@ -157,6 +168,10 @@ class VerifyProblem(
         "verify_totals": N_("totals: recorded {recorded}, replay gives {totals}"),
         "verify_winners": N_("winners: recorded {recorded}, replay gives {winners}"),
         "verify_unfinished": N_("the game is not finished"),
+        "verify_daily": N_(
+            "the file says it is the daily game of {day} ({preset}), but its seeds, preset or "
+            "players are not a daily game's"
+        ),
     },
 ):
     """What a check found wrong with a game (a value in :attr:`Verdict.problems`, not raised):
@@ -177,10 +192,13 @@ class Verdict:
     seeds: int | None = None  # how many players' seeds the dice key is made of
     rule: int | None = None
     alone: bool = False
+    daily: str | None = None  # the day of a daily game (its one seed is public, not a player's)
 
     @property
     def outcome(self) -> str:
-        """``fair``, ``server alone`` or ``not fair``."""
+        """``fair``, ``daily``, ``server alone`` or ``not fair``."""
+        if self.daily is not None and not self.problems:
+            return "daily"
         return "fair" if self.fair else "server alone" if self.alone else "not fair"
 
     def summary(self) -> str:
@@ -190,6 +208,10 @@ class Verdict:
         rolls = f"{self.rolls} roll{'' if self.rolls == 1 else 's'}"
         dice = f"{self.dice} {'die' if self.dice == 1 else 'dice'}"
         commitment = f"the seed matches its commitment {self.commitment[:16]}..."
+        if self.daily is not None:
+            return (
+                f"the daily game of {self.daily}: {commitment} and re-derives all {rolls} ({dice})"
+            )
         if self.alone:
             return (
                 f"dealt by the server alone (rule {self.rule}): no player's seed is in its dice "
@@ -210,6 +232,7 @@ class Verdict:
             "commitment": self.commitment,
             "problems": [str(problem) for problem in self.problems],
             "seeds": self.seeds,
+            "daily": self.daily,
         }
 
 
@@ -420,6 +443,30 @@ def _verify(data: Mapping[str, Any], seen: str | None, mine: str | None) -> Verd
             )
         if not game.finished:
             verdict.problems.append(VerifyProblem("verify_unfinished"))
-    verdict.alone = not verdict.problems and verdict.seeds == 0
-    verdict.fair = not verdict.problems and not verdict.alone
+    _daily(data, verdict)
+    verdict.alone = not verdict.problems and verdict.seeds == 0 and verdict.daily is None
+    verdict.fair = not verdict.problems and not verdict.alone and verdict.daily is None
     return verdict
+
+
+def _daily(data: Mapping[str, Any], verdict: Verdict) -> None:
+    """A file that says it is a daily game: its one seed must be the day's public one, its
+    preset the day's and its player one; then the verdict names the day (a daily's key has no
+    player's seed: the server's seed was committed to before the day began, see
+    docs/web/daily.md)."""
+    daily = data["fair"].get("daily")
+    if daily is None:
+        return
+    day = daily.get("day") if isinstance(daily, Mapping) else None
+    preset = daily.get("preset") if isinstance(daily, Mapping) else None
+    seeds = [(c.get("seat"), c.get("seed")) for c in data["fair"].get("contributions", [])]
+    if (
+        not isinstance(day, str)
+        or not isinstance(preset, str)
+        or seeds != [(0, daily_seed(preset, day))]
+        or data.get("rules") != preset
+        or len(data.get("players", [])) != 1
+    ):
+        verdict.problems.append(VerifyProblem("verify_daily", day=day, preset=preset))
+        return
+    verdict.daily = day

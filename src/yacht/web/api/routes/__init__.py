@@ -11,10 +11,19 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from yacht.web.api.deps import ERRORS
-from yacht.web.api.routes import accounts, games, lobby, offline, players, tables, texts
+from yacht.web.api.routes import (
+    accounts,
+    daily,
+    games,
+    lobby,
+    offline,
+    players,
+    tables,
+    texts,
+)
 
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api", responses=ERRORS)
-for part in (lobby, tables, games, texts, accounts, offline, players):
+for part in (lobby, tables, games, texts, accounts, offline, players, daily):
     router.include_router(part.router)
