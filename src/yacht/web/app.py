@@ -32,6 +32,7 @@ from yacht.web.edge.limits import BodyLimit
 from yacht.web.edge.serving import OPEN
 from yacht.web.edge.shared import SharedLimits
 from yacht.web.service import bots
+from yacht.web.service.deadlines import Deadlines
 from yacht.web.service.runner import Runner
 from yacht.web.service.tables import TableService
 from yacht.web.settings import Settings
@@ -89,6 +90,7 @@ def create_app(
         broadcaster = RedisBroadcaster(settings.redis)
     service = TableService(store, broadcaster or LocalBroadcaster(), settings)
     runner = Runner(service, settings.bot_delay)
+    deadlines = Deadlines(service)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -101,6 +103,7 @@ def create_app(
         chores = [
             asyncio.create_task(service.sweep()),
             asyncio.create_task(service.presence.refresh()),
+            asyncio.create_task(deadlines.watch()),
         ]
         try:
             yield
@@ -131,6 +134,7 @@ def create_app(
     )
     app.state.service = service
     app.state.runner = runner
+    app.state.deadlines = deadlines
     app.state.settings = settings
     app.state.metrics = service.metrics
 

@@ -151,6 +151,7 @@ QUOTAS: dict[str, Quota] = {
     "signin_name": Quota(burst=6, every=50.0),
     "signup": Quota(burst=5, every=720.0),
     "sync": Quota(burst=10, every=30.0),  # offline games sent (up to 10 a request)
+    "inbox": Quota(burst=30, every=10.0),  # inbox looks (a page polls one a minute at most)
 }
 LOCAL = frozenset({"127.0.0.1", "::1"})
 """Clients on the server's own machine: its operator (load tests, health checks), to whom the
@@ -248,6 +249,7 @@ _WHAT = {
     "signin_name": "sign-ins to one account",
     "signup": "new accounts",
     "sync": "offline game syncs",
+    "inbox": "inbox looks",
 }
 
 

@@ -274,6 +274,19 @@ class CreateTable(_Model):
     seats: list[SeatSpec] = Field(min_length=1, max_length=MAX_SEATS)
     hints: StrictBool = True
     turn_seconds: StrictInt | None = Field(default=None, ge=10, le=3600)
+    move_days: StrictInt | None = Field(
+        default=None,
+        description="a correspondence table: days each player has for a move (1, 2, 3 or 7; "
+        "none: real time); a move not made in time is made by the medium bot",
+        json_schema_extra={"enum": [1, 2, 3, 7, None]},
+    )
+    missed_moves: StrictInt = Field(
+        default=3,
+        ge=1,
+        le=10,
+        description="a correspondence table: missed moves after which the bot keeps the seat "
+        "to the end (a rated game is then a loss for its player)",
+    )
     start: Literal["seat", "roll-off", "random"] = "seat"
     client_seed: Annotated[str, StringConstraints(max_length=64, pattern=r"^[ -~]*$")] = ""
     private: StrictBool = Field(
@@ -287,6 +300,13 @@ class CreateTable(_Model):
         "in); it plays without hints, and each game's final ranks change the players' ratings "
         "for its preset",
     )
+
+    @field_validator("move_days")
+    @classmethod
+    def _move_days(cls, days: int | None) -> int | None:
+        if days is not None and days not in (1, 2, 3, 7):
+            raise ValueError(f"a time per move is 1, 2, 3 or 7 days, not {days}")
+        return days
 
 
 class JoinSeat(_Model):
@@ -356,6 +376,16 @@ def reader_language(value: str | None) -> str | None:
     return None
 
 
+class HintReason(_Model):
+    code: str = Field(
+        description="which sentence (yacht.strategy.explain): keep_two, keep_one, keep_ends, "
+        "all_two, all_one, all_ends, score_now, vs_keep, vs_all, vs_score, score_keeps_open"
+    )
+    args: dict[str, int | float | str | list[int] | None] = Field(
+        description="the sentence's numbers (chances 0-1, points), category names and dice"
+    )
+
+
 class HintOption(_Model):
     action: Literal["keep", "score"]
     keep: list[int] | None = Field(description="the faces to keep before rolling again")
@@ -369,6 +399,11 @@ class HintOption(_Model):
         default=None,
         description="with opponents: the chance of finishing first after this option "
         "(a shared first place counts 1/k); options then come best first by it",
+    )
+    reasons: list[HintReason] = Field(
+        default_factory=list,
+        description="why, in exact numbers: what a keep plays for and, alone at the table, "
+        "how the option differs from the best, this turn against later",
     )
 
 

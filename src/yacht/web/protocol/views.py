@@ -67,6 +67,15 @@ class SeatState(Model):
     bot: str | None = Field(description="the bot level of a bot seat")
     taken: bool = Field(description="a person holds the seat, or it is a bot")
     connected: bool = Field(description="the seat's holder has a live connection")
+    deadline: float | None = Field(
+        default=None,
+        description="a correspondence game: Unix time this seat's move is due (while the game "
+        "waits on it)",
+    )
+    missed: int = Field(default=0, description="moves the bot made for this seat in time's stead")
+    stand_in: bool = Field(
+        default=False, description="the bot makes this one move for the seat's holder"
+    )
 
 
 class EventOut(Model):
@@ -158,6 +167,12 @@ class TableState(Model):
     hints: bool
     rated: bool = Field(default=False, description="its games change the players' ratings")
     turn_seconds: int | None
+    move_days: int | None = Field(
+        default=None, description="a correspondence table's days per move (None: real time)"
+    )
+    missed_limit: int | None = Field(
+        default=None, description="missed moves after which the bot keeps a seat"
+    )
     start_rule: str
     client_seed: str
     revision: int

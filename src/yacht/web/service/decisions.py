@@ -31,7 +31,7 @@ from yacht.web.protocol.messages import (
     TakeBackMessage,
 )
 from yacht.web.protocol.names import look_alike
-from yacht.web.service import bots, fairness, ratings
+from yacht.web.service import bots, correspondence, fairness, ratings
 from yacht.web.service.presence import GRACE
 from yacht.web.storage.accounts import DELETED_NAME
 from yacht.web.storage.changes import Change
@@ -171,6 +171,7 @@ def start_if_full(snap: TableSnapshot, change: Change, ctx: Context) -> None:
     if fair:
         change.game["fair"] = fair
     change.engine = game
+    correspondence.clock_seats(snap.table, snap.seats, game, ctx.now, change, new_turn=True)
 
 
 # --- the decisions ---------------------------------------------------------------------------
@@ -291,8 +292,28 @@ def _apply(
         raise engine_error(e) from None
     new_turn = event.points is not None
     change = Change(game=game_columns(snap.table, game, ctx, new_turn=new_turn), engine=game)
+    row = seat_of(snap, seat)
+    if new_turn and row.stand_in:  # the bot made the move that ran out: the seat goes back
+        change.seats[seat] = {"kind": "human", "bot": None, "stand_in": False}
+    correspondence.clock_seats(snap.table, snap.seats, game, ctx.now, change, new_turn=new_turn)
     if game.finished:
-        change.finish = ratings.finish(snap.table, snap.seats, game)
+        lost = {r.position for r in snap.seats if correspondence.forfeited(snap.table, r)}
+        change.finish = ratings.finish(snap.table, snap.seats, game, lost)
+    return change
+
+
+def miss(snap: TableSnapshot, game: Game | None, ctx: Context, seat: int) -> Change:
+    """A correspondence seat's deadline ran out: the ``medium`` bot makes its move (and keeps
+    the seat once its missed moves reach the table's limit). Refused unless the game still
+    waits on that seat and its deadline is due, or held by a process acting on it (see
+    :data:`~yacht.web.service.correspondence.LEASE`): a move made meanwhile set a new one."""
+    row = seat_of(snap, seat)
+    game = playing(snap, game)
+    due = row.deadline is not None and row.deadline <= ctx.now + correspondence.LEASE
+    if game.current != seat or row.kind != "human" or not due:
+        raise TableError("stale_version", f"seat {seat + 1} has moved in time")
+    change = Change(engine=game)
+    change.seats[seat] = correspondence.stand_in_columns(row, snap.table)
     return change
 
 
@@ -339,6 +360,8 @@ def hand_to_bot(
         "bot": level if own or not held else AWAY_BOT,
         "name": row.name or bots.bot_name(level, msg.seat + 1),
     }
+    if correspondence.move_seconds(snap.table) is not None:
+        change.seats[msg.seat] |= {"stand_in": False, "deadline": None}
     start_if_full(snap, change, ctx)
     return change
 
@@ -375,8 +398,16 @@ def take_back(snap: TableSnapshot, game: Game | None, ctx: Context, msg: TakeBac
     row = check_token(snap, msg.seat, msg.token)
     if row.kind != "bot":
         raise TableError("illegal", f"seat {msg.seat + 1} is not played by a bot")
+    if correspondence.forfeited(snap.table, row):
+        raise TableError(
+            "illegal",
+            f"seat {msg.seat + 1} missed {row.missed} moves: the bot plays it to the end",
+        )
     change = Change(engine=game)
     change.seats[msg.seat] = {"kind": "human", "bot": None, "seen_at": now()}
+    if correspondence.move_seconds(snap.table) is not None:
+        change.seats[msg.seat]["stand_in"] = False
+        correspondence.clock_seats(snap.table, snap.seats, game, ctx.now, change, new_turn=False)
     return change
 
 
@@ -434,6 +465,7 @@ def rematch(snap: TableSnapshot, game: Game | None, ctx: Context, msg: RematchMe
     )
     row.updated_at = stamp
     change.new_game, change.engine = row, fresh
+    correspondence.clock_seats(snap.table, snap.seats, fresh, ctx.now, change, new_turn=True)
     return change
 
 

@@ -31,6 +31,10 @@ def checked(spec: CreateTable) -> Rules:
                 raise TableError("invalid", str(e), e) from None
         elif seat.bot is not None or seat.name is not None:
             raise TableError("invalid", "a seat for a person takes no bot level or name")
+    if spec.move_days is not None and spec.turn_seconds is not None:
+        raise TableError(
+            "invalid", "a table has a time per move in days or a turn clock in seconds, not both"
+        )
     return rules
 
 
@@ -53,6 +57,8 @@ def opening_rows(
         creator=creator,
         private=spec.private,
         rated=spec.rated,
+        move_days=spec.move_days,
+        missed_limit=spec.missed_moves if spec.move_days is not None else None,
     )
     levels = Counter(s.bot for s in spec.seats if s.kind == "bot")
     seen: Counter[str | None] = Counter()

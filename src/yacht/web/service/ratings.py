@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,7 @@ from openskill.models import PlackettLuce
 
 from yacht.game import Game
 from yacht.rules import Category
+from yacht.web.service.correspondence import forfeit_ranks
 from yacht.web.storage.models import SeatRow, TableRow
 from yacht.web.storage.results import Finish, Result, Standing
 
@@ -235,14 +236,18 @@ def _rate(ranks: dict[int, int]) -> Callable[[Mapping[int, Standing]], dict[int,
     return rate
 
 
-def finish(table: TableRow, seats: Sequence[SeatRow], game: Game) -> Finish | None:
+def finish(
+    table: TableRow, seats: Sequence[SeatRow], game: Game, forfeits: Collection[int] = ()
+) -> Finish | None:
     """What a finished ``game`` leaves for its signed-in players (None: it has none): each
     account's total, rank and Yachts, once per account (an account in two seats of an unrated
     table counts its first); for a rated table whose every seat holds another account, the
     OpenSkill update by final rank. A seat a bot played for an absent player still holds the
-    player's account, so the player keeps the seat's rank."""
+    player's account, so the player keeps the seat's rank; except the seats in ``forfeits``
+    (a correspondence seat the bot kept after too many missed moves), which lost: they share
+    the last place."""
     totals = game.totals
-    ranks = ranks_from_totals(totals)
+    ranks = forfeit_ranks(totals, forfeits) if forfeits else ranks_from_totals(totals)
     first: dict[int, int] = {}
     for row in seats:
         if row.account_id is not None:

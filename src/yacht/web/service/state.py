@@ -80,6 +80,9 @@ def seat_json(s: SeatRow, connected: Collection[int] = ()) -> dict[str, Any]:
         "bot": s.bot,
         "taken": s.kind == "bot" or s.token_hash is not None,
         "connected": s.position in connected,
+        "deadline": s.deadline,
+        "missed": s.missed or 0,
+        "stand_in": bool(s.stand_in),
     }
 
 
@@ -205,6 +208,8 @@ def state_json(
         "hints": table.hints,
         "rated": bool(table.rated),
         "turn_seconds": table.turn_seconds,
+        "move_days": table.move_days,
+        "missed_limit": table.missed_limit,
         "start_rule": table.start_rule,
         "client_seed": table.client_seed,
         "revision": table.revision,

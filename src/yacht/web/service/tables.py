@@ -44,6 +44,7 @@ from yacht.web.protocol.messages import (
 from yacht.web.protocol.names import name_key
 from yacht.web.service import bots, decisions, rematch
 from yacht.web.service.accounts import Account, AccountService, refusal
+from yacht.web.service.correspondence import DAY, WAITING_DAYS
 from yacht.web.service.credentials import seat_token
 from yacht.web.service.decisions import Context, Decide, hash_token
 from yacht.web.service.hints import HintDesk
@@ -481,6 +482,7 @@ class TableService:
         codes = await self.store.aexpire(
             datetime.fromtimestamp(moment - self.settings.waiting_ttl, UTC),
             datetime.fromtimestamp(moment - self.settings.idle_ttl, UTC),
+            datetime.fromtimestamp(moment - WAITING_DAYS * DAY, UTC),
         )
         for code in codes:
             self._seen.drop(code)

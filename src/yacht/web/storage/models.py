@@ -74,6 +74,10 @@ class TableRow(Base):
     # The next game's secret seed, its commitment and the seeds players gave for it (fair
     # dice, see yacht.web.service.fairness); drawn when the current game starts.
     fair_next: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), default=None)
+    # A correspondence table's time per move in days (None: real time) and the missed moves
+    # after which a seat stays with the bot (None: the default, 3); see service/deadlines.py.
+    move_days: Mapped[int | None] = mapped_column(Integer, default=None)
+    missed_limit: Mapped[int | None] = mapped_column(Integer, default=None)
 
     seats: Mapped[list[SeatRow]] = relationship(
         order_by="SeatRow.position", cascade="all, delete-orphan", lazy="selectin"
@@ -103,6 +107,12 @@ class SeatRow(Base):
     # that has one, which the migration's downgrade does.
     account_id: Mapped[int | None] = mapped_column(Integer, index=True, default=None)
     account_token_hash: Mapped[str | None] = mapped_column(String(64), default=None)
+    # A correspondence game: when the seat's move is due (Unix time; set while the game waits
+    # on it), the moves the bot made for it when that ran out, and whether the bot plays this
+    # one move for it (the seat goes back to its holder after it).
+    deadline: Mapped[float | None] = mapped_column(Float, index=True, default=None)
+    missed: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    stand_in: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class GameRow(Base):

@@ -36,7 +36,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session, sessionmaker
 
-from yacht.web.storage import results
+from yacht.web.storage import correspondence, results
 from yacht.web.storage.changes import Change
 from yacht.web.storage.models import (
     BannedNameRow,
@@ -428,8 +428,28 @@ class Store:
     async def abot_tables_count(self, creator: str | None = None) -> int:
         return await self._guard(self._thread(self.bot_tables_count, creator))
 
-    async def aexpire(self, waiting_before: datetime, idle_before: datetime) -> list[str]:
-        return await self._guard(asyncio.to_thread(self.expire, waiting_before, idle_before))
+    async def aexpire(
+        self, waiting_before: datetime, idle_before: datetime, letters_before: datetime
+    ) -> list[str]:
+        return await self._guard(
+            asyncio.to_thread(self.expire, waiting_before, idle_before, letters_before)
+        )
+
+    async def aclaim_due(self, moment: float, until: float) -> list[tuple[str, int]]:
+        """The correspondence deadlines due at ``moment``, claimed until ``until`` (see
+        :func:`yacht.web.storage.correspondence.claim_due`)."""
+        return await self._guard(
+            asyncio.to_thread(correspondence.claim_due, self.engine, moment, until)
+        )
+
+    async def awaiting_on(
+        self, account: int | None, seats: list[tuple[str, int]]
+    ) -> list[tuple[str, int, float, int | None, str | None, str | None]]:
+        """The seats of games waiting on a player (see
+        :func:`yacht.web.storage.correspondence.waiting_on`)."""
+        return await self._guard(
+            self._thread(correspondence.waiting_on, self.engine, account, seats)
+        )
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
@@ -542,7 +562,14 @@ class Store:
         return out
 
     def active_codes(self) -> list[str]:
-        """Tables whose current game is being played or awaits its review (to resume them)."""
+        """Tables whose current game is being played or awaits its review (to resume them),
+        except the correspondence games waiting on a person (a seat with a deadline): they
+        need nothing from a process until the deadline, which the deadline query finds."""
+        dormant = (
+            select(SeatRow.table_code)
+            .where((SeatRow.table_code == TableRow.code) & SeatRow.deadline.is_not(None))
+            .exists()
+        )
         with self._session() as s:
             query = (
                 select(TableRow.code)
@@ -555,6 +582,7 @@ class Store:
                     (GameRow.status == "playing")
                     | ((GameRow.status == "finished") & GameRow.review.is_(None))
                 )
+                .where(~dormant)
             )
             return list(s.scalars(query))
 
@@ -706,10 +734,19 @@ class Store:
         with self.engine.connect() as c:
             return int(c.scalar(query) or 0)
 
-    def expire(self, waiting_before: datetime, idle_before: datetime) -> list[str]:
+    def expire(
+        self,
+        waiting_before: datetime,
+        idle_before: datetime,
+        letters_before: datetime | None = None,
+    ) -> list[str]:
         """Delete tables still waiting for players since before ``waiting_before`` and tables
         whose game in play has not moved since ``idle_before`` (abandoned); their games go
-        with them (finished ones too: a table is deleted whole). Returns their codes."""
+        with them (finished ones too: a table is deleted whole). A correspondence table waits
+        until ``letters_before`` (default: ``waiting_before``) and is never idle while its
+        game is played: its clock hands a missed move to the bot. Returns their codes."""
+        letters = _TABLES.c.move_days.is_not(None)
+        letters_before = letters_before or waiting_before
         current = (_GAMES.c.table_code == _TABLES.c.code) & (
             _GAMES.c.number == _TABLES.c.game_number
         )
@@ -717,8 +754,17 @@ class Store:
             select(_TABLES.c.code)
             .join(_GAMES, current)
             .where(
-                ((_GAMES.c.status == "waiting") & (_TABLES.c.created_at < waiting_before))
-                | ((_GAMES.c.status == "playing") & (_GAMES.c.updated_at < idle_before))
+                (
+                    (_GAMES.c.status == "waiting")
+                    & ~letters
+                    & (_TABLES.c.created_at < waiting_before)
+                )
+                | (
+                    (_GAMES.c.status == "waiting")
+                    & letters
+                    & (_TABLES.c.created_at < letters_before)
+                )
+                | ((_GAMES.c.status == "playing") & ~letters & (_GAMES.c.updated_at < idle_before))
             )
         )
         with self.engine.begin() as c:
