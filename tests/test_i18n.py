@@ -37,6 +37,7 @@ CORE_FILES = [
     "i18n.py",
     "strategy/errors.py",
     "coach.py",
+    "training/__init__.py",
     "bots/base.py",
     "web/service/fairness.py",
     "web/service/accounts.py",

@@ -43,6 +43,7 @@ COMMANDS: tuple[str, ...] = (
     "yacht.cli.strategy",  # solve, hint, distribution
     "yacht.cli.bots",  # simulate, review
     "yacht.cli.skill",  # skill
+    "yacht.cli.training",  # practice, proficiency
     "yacht.cli.records",  # history, replay
     "yacht.cli.web",  # serve, verify
     "yacht.cli.db",  # db upgrade, downgrade, current
