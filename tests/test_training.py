@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -402,6 +403,12 @@ def test_proficiency_asks_and_a_stopped_test_has_no_result(
     status, out, _err = run(["proficiency"], capsys, monkeypatch, _best_answer(first) + "\nq\n")
     assert status == 1
     assert "Position 2 of 30" in out and "The test was stopped: no result." in out
+    items = load_set().positions
+    fifth = items[4].position
+    assert fifth.rolls_left == 0
+    lines = [_best_answer(i.position) for i in items[:4]] + ["6 6", "q"]
+    status, out, _err = run(["proficiency"], capsys, monkeypatch, "\n".join(lines) + "\n")
+    assert out.count("No roll is left: name a category to score.") == 1 and status == 1
     status, _out, err = run(["proficiency", "--json"], capsys, monkeypatch)
     assert status == 2 and "--json needs --answers FILE or --bot NAME" in err
 
@@ -421,3 +428,15 @@ def test_the_bots_take_the_test_and_the_stronger_lose_less(
     ]:
         status, out, err = run(["proficiency", *argv], capsys, monkeypatch)
         assert status == 2 and out == "" and message in err
+
+
+def test_practice_without_openskill_says_what_to_install(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "openskill", None)  # import openskill raises ImportError
+    status, out, err = run(["practice"], capsys, monkeypatch, "q\n")
+    assert status == 2 and out == ""
+    assert (
+        err == "yacht: error: the practice rating needs the openskill package: "
+        "pip install 'yacht[tui]'\n"
+    )

@@ -145,6 +145,9 @@ def _ask(position: Any, stream: TextIO) -> Any | None:
             return None
         try:
             keep, category = parse_answer(line, cli_language())
+            if keep is not None and position.rolls_left == 0:
+                print(_("No roll is left: name a category to score."))
+                continue
             if keep is not None:
                 return judge(position, keep=keep)
             return judge(position, category=category)
@@ -243,6 +246,13 @@ def _book() -> Any:
     from yacht.training.rating import PracticeBook
     from yacht.tui.records import data_dir
 
+    try:
+        import openskill  # noqa: F401  (the rating's model, imported when an answer is rated)
+    except ImportError:
+        _ = cli_gettext()
+        raise CommandError(
+            _("the practice rating needs the openskill package: pip install 'yacht[tui]'")
+        ) from None
     try:
         return PracticeBook.open(data_dir() / "practice.json")
     except ValueError as e:
