@@ -23,8 +23,8 @@ export function setCsrf(token) {
   csrf = token || null;
 }
 
-export async function api(path, { method = "GET", body } = {}) {
-  const init = { method, headers: { "Accept-Language": language() } };
+export async function api(path, { method = "GET", body, headers = {} } = {}) {
+  const init = { method, headers: { "Accept-Language": language(), ...headers } };
   if (csrf && method !== "GET") init.headers["X-CSRF-Token"] = csrf;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
