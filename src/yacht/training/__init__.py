@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +51,7 @@ __all__ = [
     "classify",
     "judge",
     "mistakes",
+    "position_at",
 ]
 
 SOLVED = 1e-9
@@ -323,19 +324,54 @@ def mistakes(
     >>> len(found) > 0 and found[0].loss >= found[-1].loss > 0
     True
     """
-    wanted = set(range(len(game.players)) if players is None else players)
     out: list[Mistake] = []
+    for player, turn, position, answer in _decisions(game, players, source):
+        if answer is None:
+            continue
+        verdict = judge(position, **answer)
+        if not verdict.solved and math.isfinite(verdict.loss):
+            out.append(Mistake(position, player, game.players[player], turn, verdict))
+    out.sort(key=lambda m: (-m.loss, m.player, m.turn, -m.position.rolls_left))
+    return out
+
+
+def position_at(
+    game: Game, player: int, turn: int, rolls_left: int, source: str = ""
+) -> Position | None:
+    """The position of seat ``player``'s decision in round ``turn`` with ``rolls_left``
+    (what :class:`Mistake` names), or None when the game has no such decision.
+
+    >>> from yacht.bots import play_game
+    >>> game = play_game(["easy"], seed=3)
+    >>> m = mistakes(game)[0]
+    >>> position_at(game, m.player, m.turn, m.position.rolls_left) == m.position
+    True
+    """
+    for seat, round_, position, _answer in _decisions(game, [player], source):
+        if seat == player and round_ == turn and position.rolls_left == rolls_left:
+            return position
+    return None
+
+
+_Answer = dict[str, Any]
+
+
+def _decisions(
+    game: Game, players: Iterable[int] | None, source: str
+) -> Iterator[tuple[int, int, Position, _Answer | None]]:
+    """Each decision of the seats ``players`` that stands (undone scorings left out), in
+    order: (seat, round, position, the answer given as :func:`judge`'s keywords, or None
+    for a roll of all five dice held)."""
+    wanted = set(range(len(game.players)) if players is None else players)
     sheets: list[dict[Category, int]] = [{} for _ in game.players]
     turn: list[Event] = []
     for event in _settled(game.events):
         turn.append(event)
         if isinstance(event.action, Score):
             if event.player in wanted:
-                out.extend(_turn_mistakes(game, sheets[event.player], event.player, turn, source))
+                yield from _turn(game, sheets[event.player], event.player, turn, source)
             sheets[event.player][event.action.category] = event.points or 0
             turn = []
-    out.sort(key=lambda m: (-m.loss, m.player, m.turn))
-    return out
 
 
 def _settled(events: Sequence[Event]) -> list[Event]:
@@ -350,10 +386,9 @@ def _settled(events: Sequence[Event]) -> list[Event]:
     return out
 
 
-def _turn_mistakes(
+def _turn(
     game: Game, sheet: Mapping[Category, int], player: int, turn: Sequence[Event], source: str
-) -> list[Mistake]:
-    out: list[Mistake] = []
+) -> Iterator[tuple[int, int, Position, _Answer | None]]:
     dice: tuple[int, ...] | None = None
     held: frozenset[int] = frozenset()
     rolls = 0
@@ -363,23 +398,15 @@ def _turn_mistakes(
             held = frozenset(action.positions)
             continue
         if dice is not None and isinstance(action, Roll | Score):
-            position = Position(
-                game.rules.name,
-                dict(sheet),
-                dice,
-                MAX_ROLLS - rolls,
-                source,
-            )
-            verdict: Verdict | None
+            position = Position(game.rules.name, dict(sheet), dice, MAX_ROLLS - rolls, source)
+            answer: _Answer | None
             if isinstance(action, Score):
-                verdict = judge(position, category=action.category)
+                answer = {"category": action.category}
             elif len(held) < 5:
-                verdict = judge(position, keep=(dice[p - 1] for p in held))
+                answer = {"keep": tuple(dice[p - 1] for p in held)}
             else:
-                verdict = None
-            if verdict is not None and not verdict.solved and math.isfinite(verdict.loss):
-                out.append(Mistake(position, player, game.players[player], len(sheet) + 1, verdict))
+                answer = None
+            yield player, len(sheet) + 1, position, answer
         if isinstance(action, Roll):
             assert e.dice is not None
             dice, rolls = e.dice, rolls + 1
-    return out
