@@ -22,8 +22,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from babel.numbers import get_minus_sign_symbol
+
 from yacht.errors import N_
-from yacht.i18n import category_label, format_number, format_percent, translator
+from yacht.i18n import category_label, format_number, format_percent, language_code, translator
 from yacht.rules import Category
 
 __all__ = ["MESSAGES", "reason_text", "signed"]
@@ -69,7 +71,8 @@ MESSAGES: dict[str, str] = {
 
 
 def signed(value: float, lang: str = "en") -> str:
-    """A difference with its sign, one decimal, the language's minus: ``+1.2``, ``-0.4``.
+    """A difference with its sign, one decimal, the language's minus sign (CLDR's, as the
+    browser writes it): ``+1.2``, ``-0.4``; Finnish and Norwegian write U+2212.
 
     >>> signed(1.25, "en"), signed(-0.04, "en"), signed(-2.5, "bg")
     ('+1.2', '±0.0', '-2,5')
@@ -77,7 +80,7 @@ def signed(value: float, lang: str = "en") -> str:
     shown = format_number(abs(value), lang)
     if shown == format_number(0, lang):
         return "±" + shown
-    return "+" + shown if value > 0 else format_number(value, lang)
+    return ("+" if value > 0 else get_minus_sign_symbol(language_code(lang))) + shown
 
 
 def _chance(p: float, lang: str) -> str:

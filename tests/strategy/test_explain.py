@@ -9,6 +9,7 @@ later are checked against a computation that shares only the policy with the cod
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import random
@@ -21,7 +22,7 @@ from yacht.dice import KEEPS
 from yacht.rules import CATEGORIES, Category, rules_by_name
 from yacht.strategy import solve
 from yacht.strategy.errors import StrategyError
-from yacht.strategy.explain import explain, pattern_categories
+from yacht.strategy.explain import explain, pattern_categories, reasons_for
 from yacht.strategy.tables import ROLL_INDEX, ROLL_KEEP
 
 PRESETS = ["traditional", "all-dice-four", "knizia", "clubhouse"]
@@ -197,3 +198,13 @@ def test_the_line_mode_refuses_a_bad_explain(
         status = int(str(e.code))
     out, err = capsys.readouterr()
     assert status == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+def test_with_opponents_a_keep_says_what_it_plays_for_and_nothing_is_compared() -> None:
+    h = explain("traditional", [], [6, 6, 6, 2, 3], 2, top=3).hint
+    five = dataclasses.replace(h.best, keep=(2, 3, 6, 6, 6))  # holding all five: no option
+    chosen = [h.options[2], h.options[0], five]
+    alone = reasons_for("traditional", [], [6, 6, 6, 2, 3], 2, chosen)
+    against = reasons_for("traditional", [], [6, 6, 6, 2, 3], 2, chosen, versus=False)
+    assert [[r.code for r in rs] for rs in alone] == [["keep_two", "vs_keep"], ["keep_two"], []]
+    assert [[r.code for r in rs] for rs in against] == [["keep_two"], ["keep_two"], []]

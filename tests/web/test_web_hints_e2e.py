@@ -22,7 +22,7 @@ from yacht.web.service.bots import hint_reply
 from yacht.web.service.hints import HintDesk
 
 from .live import LiveServer
-from .pages import Pages, shot
+from .pages import DESKTOP, PHONE, Pages, new_table, shot
 
 
 @pytest.fixture
@@ -77,3 +77,48 @@ def test_the_hint_button_is_busy_and_a_hold_asks_again(pages: Pages, server: Liv
     shown = page.locator("#hints li .expected").all_inner_texts()
     answer = hint_reply(held.asked[-1])["options"]
     assert shown == [f"{o['expected_total']:.1f}" for o in answer]
+
+
+@pytest.mark.parametrize(
+    ("lang", "viewport", "scheme"),
+    [("en", DESKTOP, "light"), ("fi", PHONE, "dark")],
+)
+def test_the_hint_says_why_in_words(
+    pages: Pages, server: LiveServer, lang: str, viewport: dict[str, int], scheme: str
+) -> None:
+    from yacht.coach import reason_text
+
+    assert server._server is not None
+    app: Any = server._server.config.app
+    asked = HeldHints()
+    asked.go.set()
+    app.state.service.hints = HintDesk(asked.compute, executor=ThreadPoolExecutor(1))
+    code, token = new_table(server, "human")
+    with httpx.Client(base_url=server.url, timeout=60) as http:
+        body = {"type": "action", "seat": 0, "token": token, "game": 1, "version": 0}
+        r = http.post(f"/api/tables/{code}/actions", json={**body, "action": {"kind": "roll"}})
+        assert r.status_code == 200, r.text
+    page = pages.open(
+        f"{server.url}/t/{code}", viewport, scheme=scheme, lang=lang, seats={code: {0: token}}
+    )
+    page.locator("#hint").click()
+    why = page.locator("#hints details.why")
+    expect(why).to_be_visible()
+    expect(why.locator("li").first).to_be_hidden()  # folded: the options stay in view
+    why.locator("summary").click()
+    (view,) = asked.asked
+    options = hint_reply(view)["options"]
+    items = why.locator("li")
+    expect(items).to_have_count(len(options))
+    said = [items.nth(i).locator("span").all_inner_texts() for i in range(len(options))]
+    wanted = [[reason_text(r["code"], r["args"], lang) for r in o["reasons"]] for o in options]
+    assert said == wanted
+    assert len(said[0]) == 1 and all(len(s) in (1, 2) for s in said[1:])
+    if lang == "en":
+        assert said[0][0].startswith(("Keep ", "Roll all five again: ", "Scoring "))
+        assert all(" instead " in s[-1] or " now leaves " in s[-1] for s in said[1:])
+    width = "phone" if viewport is PHONE else "desktop"
+    shot(page, f"31-hint-why-{lang}-{width}-{scheme}")
+    page.locator("#hints-close").click()
+    page.locator("#hint").click()
+    expect(why.locator("li").first).to_be_visible()  # stays open for the next hint

@@ -32,9 +32,9 @@ samples: every figure comes from the tables (``TRANSITION``, the turn policy, th
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -53,6 +53,7 @@ __all__ = [
     "explain",
     "pattern_categories",
     "plays_for",
+    "reasons_for",
 ]
 
 SHOWN = 0.005
@@ -204,6 +205,23 @@ def _outlook(
     )
 
 
+class Choice(Protocol):
+    """An option as any hint gives it (:class:`Option`, a win hint's option)."""
+
+    @property
+    def action(self) -> str: ...
+    @property
+    def keep(self) -> tuple[int, ...] | None: ...
+    @property
+    def category(self) -> Category | None: ...
+    @property
+    def points(self) -> int | None: ...
+
+
+def _key(o: Choice) -> tuple[str, tuple[int, ...] | None, Category | None, int | None]:
+    return (o.action, tuple(o.keep) if o.keep is not None else None, o.category, o.points)
+
+
 def explain(
     rules: Rules | str,
     used: Iterable[Category | str] | int,
@@ -212,7 +230,7 @@ def explain(
     *,
     upper: int = 0,
     top: int = 3,
-    options: Iterable[Option] | None = None,
+    options: Iterable[Choice] | None = None,
 ) -> Explanation:
     """The facts behind the ``top`` best options of :func:`yacht.strategy.hint` for the same
     position (same arguments, same ranking), or behind ``options`` when given (e.g. the ones a
@@ -232,11 +250,10 @@ def explain(
     solution = solve(preset)
     mask, up = solution.state(used, upper)
     patterns = pattern_categories(preset)
-    chosen = list(h.options[:top]) if options is None else [h.best, *options]
+    chosen: list[Choice] = list(h.options[:top]) if options is None else [h.best, *options]
     seen: list[Option] = []
     for o in chosen:
-        key = (o.action, o.keep, o.category, o.points)
-        found = [x for x in h.options if (x.action, x.keep, x.category, x.points) == key]
+        found = [x for x in h.options if _key(x) == _key(o)]
         if not found:
             raise StrategyError("explain_option", option=str(o))
         if found[0] not in seen:
@@ -306,3 +323,47 @@ def plays_for(outlook: Outlook) -> Reason:
         return Reason(f"{prefix}_one", {**dice, "chance": p1, "category": c1.value})
     c1, p1 = outlook.scores[0]
     return Reason(f"{prefix}_ends", {**dice, "chance": p1, "category": c1.value})
+
+
+def reasons_for(
+    rules: Rules | str,
+    used: Iterable[Category | str] | int,
+    dice: Iterable[int],
+    rolls_left: int,
+    choices: Sequence[Choice],
+    *,
+    upper: int = 0,
+    versus: bool = True,
+) -> list[tuple[Reason, ...]]:
+    """The reasons of each of ``choices`` (options of this position from any hint, e.g. a
+    win hint's, in the order given): what a keep plays for; with ``versus``, what the best
+    score (by expected points) leaves open and how any other choice differs from the best.
+    A choice that is no option of the hint (keeping all five dice) gets none.
+
+    >>> h = hint("traditional", [], [1, 2, 3, 4, 6], 1)
+    >>> [str(o) for o in h.options[:2]]
+    ['keep 1 2 3 4', 'keep 2 3 4 6']
+    >>> [[r.code for r in rs] for rs in reasons_for("traditional", [], [1, 2, 3, 4, 6], 1,
+    ...                                               h.options[:2])]
+    [['keep_one'], ['keep_one', 'vs_keep']]
+    """
+    dice = tuple(dice)
+    h = hint(rules, used, dice, rolls_left, upper=upper)
+    known = {_key(o) for o in h.options}
+    shown = [c for c in choices if _key(c) in known]
+    e = explain(rules, used, dice, rolls_left, upper=upper, options=shown)
+    by_key = {_key(o.option): o for o in e.outlooks}
+    best = e.outlooks[0]
+    out: list[tuple[Reason, ...]] = []
+    for c in choices:
+        outlook = by_key.get(_key(c))
+        if outlook is None:
+            out.append(())
+            continue
+        reasons: list[Reason] = []
+        if outlook.option.action == "keep" or (versus and outlook is best):
+            reasons.append(plays_for(outlook))
+        if versus and outlook is not best:
+            reasons.append(compare(outlook, best))
+        out.append(tuple(reasons))
+    return out

@@ -225,8 +225,10 @@ def hint_reply(view: TurnView, limit: int = 5) -> dict[str, Any]:
     opponents: the options with the best chance of finishing first
     (:func:`yacht.strategy.win.win_hint_for_view`), each with ``win_probability``; ``exact``
     says whether an exact table decided them and ``solved`` whether that was the solved
-    two-player table."""
+    two-player table. Each option's ``reasons`` (:func:`yacht.strategy.explain.reasons_for`):
+    what a keep plays for and, alone at the table, how it differs from the best."""
     from yacht.strategy import hint_for_view
+    from yacht.strategy.explain import reasons_for
     from yacht.strategy.win import win_hint_for_view
 
     if view.dice is None:
@@ -242,8 +244,17 @@ def hint_reply(view: TurnView, limit: int = 5) -> dict[str, Any]:
     else:
         hint = hint_for_view(view)
         rows = [(o, o.expected, o.probability, None) for o in hint.options[:limit]]
+    reasons = reasons_for(
+        view.rules,
+        view.used,
+        dice,
+        view.rolls_left,
+        [row[0] for row in rows],
+        upper=view.upper_total,
+        versus=len(view.sheets) == 1,
+    )
     out = []
-    for option, expected, probability, win_probability in rows:
+    for (option, expected, probability, win_probability), why in zip(rows, reasons, strict=True):
         keep = list(option.keep) if option.keep is not None else None
         out.append(
             {
@@ -256,6 +267,7 @@ def hint_reply(view: TurnView, limit: int = 5) -> dict[str, Any]:
                 "expected_total": expected + view.banked,
                 "probability": probability,
                 "win_probability": win_probability,
+                "reasons": [r.to_json() for r in why],
             }
         )
     return {"options": out, "exact": exact, "solved": solved}

@@ -2,6 +2,7 @@
 // seats, log, results; and what a new move makes felt.
 import { esc, setHtml, show, url, $ } from "./api.js";
 import { cardHtml } from "./card.js";
+import { reasonText } from "./coach.js";
 import { dieSvg } from "./dice.js";
 import { beep, celebrate, markScore } from "./effects.js";
 import { categoryLabel, duration, number, percent, t } from "./i18n.js";
@@ -329,7 +330,22 @@ export function renderHints() {
     : t("The chances are exact: the endgame is solved.");
   const exact = win && (S.hint.exact || S.hint.solved) ? `<p class="exact">${esc(exactText)}</p>` : "";
   const close = `<button type="button" class="close" id="hints-close" aria-label="${esc(t("Close the hints"))}">×</button>`;
-  setHtml(box, `<div class="hints-head"><h3>${esc(title)}</h3>${close}</div><ol>${items}</ol>${exact}`);
+  setHtml(box, `<div class="hints-head"><h3>${esc(title)}</h3>${close}</div><ol>${items}</ol>${exact}${whyHtml(S.hint.options)}`);
+  box.querySelector("details.why")?.addEventListener("toggle", (event) => {
+    whyOpen = event.target.open;
+  });
+}
+
+// The coach in words, folded under the options so the panel stays short on a phone: what each
+// keep plays for and how each option differs from the best (yacht.strategy.explain).
+let whyOpen = false;
+function whyHtml(options) {
+  const rows = options
+    .filter((o) => o.reasons && o.reasons.length)
+    .map((o) => `<li>${o.reasons.map((r) => `<span>${esc(reasonText(r))}</span>`).join(" ")}</li>`)
+    .join("");
+  if (!rows) return "";
+  return `<details class="why"${whyOpen ? " open" : ""}><summary>${esc(t("Why?"))}</summary><ul>${rows}</ul></details>`;
 }
 
 function renderSeats() {
