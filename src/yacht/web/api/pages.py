@@ -36,6 +36,7 @@ PAGES = {
     "/games": "games.html",
     "/leaderboard": "leaderboard.html",
     "/daily": "daily.html",
+    "/inbox": "inbox.html",
 }
 BASE = '<base href="/">'
 """What every page's ``<head>`` starts with, as written in its file."""

@@ -4,6 +4,7 @@ import { api, esc, tokens, url, $ } from "./api.js";
 import { seedFor } from "./fairness-seed.js";
 import { duration, setupLanguages, t } from "./i18n.js";
 import { errorText, levelLabel, playerName, presetDescription, presetLabel } from "./labels.js";
+import { startInbox } from "./inbox.js";
 import { namesHtml } from "./markup.js";
 
 let levels = ["random", "greedy", "easy", "medium", "hard", "optimal"];
@@ -64,7 +65,8 @@ async function create(event) {
     preset: $("#preset").value,
     seats: specs,
     hints: $("#hints").checked,
-    turn_seconds: $("#timer").value ? Number($("#timer").value) : null,
+    turn_seconds: $("#timer").value && !$("#move-days").value ? Number($("#timer").value) : null,
+    ...correspondence(),
     start: $("#start").value,
     private: $("#private").checked,
     rated: !$("#rated-row").hidden && $("#rated").checked,
@@ -101,6 +103,21 @@ async function openTables() {
   }
 }
 
+// A correspondence table's settings: days per move, and the missed moves before the bot keeps a seat.
+function correspondence() {
+  const days = $("#move-days").value;
+  if (!days) return {};
+  const missed = Math.round(Number($("#missed-moves").value));
+  return { move_days: Number(days), missed_moves: missed >= 1 && missed <= 10 ? missed : 3 };
+}
+
+// Days per move take the place of the turn timer (a table has one clock or the other).
+function clockChoice() {
+  const days = Boolean($("#move-days").value);
+  $("#missed-row").hidden = !days;
+  $("#timer").disabled = days;
+}
+
 // The turn timer's choices in the language's units ("30 сек", "2 min").
 function timerOptions() {
   for (const option of $("#timer").options) if (option.value) option.textContent = duration(Number(option.value));
@@ -130,6 +147,8 @@ async function main() {
   seatSpecs();
   $("#seat-count").addEventListener("change", seatSpecs);
   $("#create").addEventListener("submit", create);
+  $("#move-days").addEventListener("change", clockChoice);
+  clockChoice();
   $("#open").disabled = false; // ready: the forms are handled here, not sent by the browser
   $("#go").disabled = false;
   $("#join-code").addEventListener("submit", (event) => {
@@ -138,6 +157,7 @@ async function main() {
     if (code) location.href = url(`t/${encodeURIComponent(code)}`);
   });
   openTables();
+  startInbox();
 }
 
 main();

@@ -6,6 +6,8 @@ import { contribute, seedFor } from "./fairness-seed.js";
 import { categoryLabel, language, setupLanguages, t } from "./i18n.js";
 import { errorText } from "./labels.js";
 import { S, code, controlling, seatsMine } from "./state.js";
+import { startInbox } from "./inbox.js";
+import { showLetters } from "./letters.js";
 import { helloSeats, movedElsewhere } from "./together.js";
 import { phone, render, renderHints } from "./view.js";
 
@@ -90,6 +92,7 @@ function receive(message) {
     if (S.waiting === null) sentHeld = null;
     if (zeroAsked && (!before || before.game.version !== g.version)) closeZero(); // moved on
     render(before);
+    showLetters(before);
     flushQueue();
     contribute(S.table, S.mine, send);
   } else if (message.type === "welcome") {
@@ -372,6 +375,7 @@ async function main() {
   await followAccount(code); // signed in: the account's seats here, taken on any device
   S.mine = tokens.get(code);
   connect();
+  startInbox();
 }
 
 main();
