@@ -8,7 +8,9 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from .account_helpers import Site
+from sqlalchemy import text
+
+from .account_helpers import PASSWORD, Site
 from .offline_helpers import offline_game, seed, sync
 from .test_profiles import idle, web
 from .test_rated import play_out, rated_pair
@@ -87,3 +89,11 @@ def test_a_batch_stores_the_real_games_and_refuses_the_rest(web: Site) -> None:
     bob.sign_up("Bob")
     [bobs] = sync(bob, good).json()["games"]
     assert bobs["status"] == "stored" and bobs["record"] != answers[0]["record"]
+    # Ann's data holds her offline games, whole; deleting her account deletes them, not Bob's
+    data = ann.get("/api/me/data").json()["offline_games"]
+    assert sorted(g["id"] for g in data) == ["a-1", "a-2"]
+    assert next(g for g in data if g["id"] == "a-1")["moves"] == good["moves"]
+    assert ann.delete("/api/me", {"password": PASSWORD}).status_code == 204
+    with web.app.state.service.store.engine.connect() as c:
+        left = c.execute(text("SELECT client_id FROM offline_games")).scalars().all()
+    assert left == ["a-1"]  # Bob's

@@ -433,6 +433,19 @@ class AccountService:
                 for s in found.seats
             ],
             "games": games,
+            "offline_games": [
+                {
+                    "id": g.client_id,
+                    "record": g.id,
+                    "seat": g.seat,
+                    "total": g.total,
+                    "rank": g.rank,
+                    "finished_at": _iso(g.finished_at),
+                    "synced_at": _iso(g.synced_at),
+                    **g.record,
+                }
+                for g in found.offline
+            ],
         }
 
     def close(self) -> None:

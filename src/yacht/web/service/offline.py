@@ -94,7 +94,7 @@ def replay(game: OfflineGame, now: datetime, since: datetime) -> Replayed:
     if list(game.totals) != totals:
         raise Refused(f"the totals {game.totals} are not the game's {totals}")
     ranks = ranks_from_totals(totals)
-    record = game.model_dump(mode="json", exclude={"id", "finished_at"})
+    record = game.model_dump(mode="json", exclude={"id", "finished_at"}, exclude_none=True)
     return Replayed(
         {
             "client_id": game.id,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from yacht.web.storage.models import (
     AccountRow,
     GameRow,
+    OfflineGameRow,
     SeatRow,
     SessionRow,
     TableRow,
@@ -61,6 +62,7 @@ T = TypeVar("T")
 
 _ACCOUNTS = cast(Table, AccountRow.__table__)
 _SESSIONS = cast(Table, SessionRow.__table__)
+_OFFLINE = cast(Table, OfflineGameRow.__table__)
 _SEATS = cast(Table, SeatRow.__table__)
 _TABLES = cast(Table, TableRow.__table__)
 _GAMES = cast(Table, GameRow.__table__)
@@ -89,6 +91,8 @@ class Exported:
     sessions: list[SessionRow]
     seats: list[SeatRow]
     games: list[tuple[GameRow, TableRow, tuple[int, ...]]]
+    offline: list[OfflineGameRow] = field(default_factory=list)
+    """The games the account synced from the play page (``offline_games``), oldest first."""
 
 
 def _aware(when: datetime | None) -> datetime | None:
@@ -310,11 +314,11 @@ def _renamed(data: Any, positions: set[int], key: str) -> Any:
 
 
 def delete_account(engine: Engine, account_id: int, when: datetime) -> list[str]:
-    """Delete the account in one transaction: its sessions, password, recovery code and seat
-    key go; its seats, and the names in the games played at them (state and review), become
-    :data:`DELETED_NAME`; the row stays with its name (still taken). Each table touched has
-    its revision moved on, so that every server process reads it afresh before its next
-    change. Returns the codes of those tables."""
+    """Delete the account in one transaction: its sessions, password, recovery code, seat
+    key and synced offline games go; its seats, and the names in the games played at them
+    (state and review), become :data:`DELETED_NAME`; the row stays with its name (still
+    taken). Each table touched has its revision moved on, so that every server process reads
+    it afresh before its next change. Returns the codes of those tables."""
     with engine.begin() as c:
         held = _held(c, account_id)
         positions: dict[str, set[int]] = {}
@@ -347,6 +351,7 @@ def delete_account(engine: Engine, account_id: int, when: datetime) -> list[str]
                         .values(state=state, review=review)
                     )
         c.execute(delete(_SESSIONS).where(_SESSIONS.c.account_id == account_id))
+        c.execute(delete(_OFFLINE).where(_OFFLINE.c.account_id == account_id))
         c.execute(
             update(_ACCOUNTS)
             .where(_ACCOUNTS.c.id == account_id)
@@ -389,8 +394,15 @@ def exported(engine: Engine, account_id: int) -> Exported | None:
             for game, table in rows:
                 _ = table.seats
                 games.append((game, table, held[game.table_code]))
+        offline = list(
+            s.scalars(
+                select(OfflineGameRow)
+                .where(OfflineGameRow.account_id == account_id)
+                .order_by(OfflineGameRow.finished_at, OfflineGameRow.id)
+            )
+        )
         s.expunge_all()
-    return Exported(account, sessions, seats, games)
+    return Exported(account, sessions, seats, games, offline)
 
 
 class AccountStore:
