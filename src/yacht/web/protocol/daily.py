@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 __all__ = ["DailyMove", "DailyStart"]
 
@@ -12,7 +12,7 @@ class DailyStart(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    preset: str = Field("traditional", min_length=1, max_length=40)
+    preset: StrictStr = Field("traditional", min_length=1, max_length=40)
 
 
 class DailyMove(BaseModel):
@@ -20,5 +20,7 @@ class DailyMove(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    action: str = Field(min_length=1, max_length=60, examples=["roll", "hold 1 3", "score fives"])
-    version: int = Field(ge=0, le=10_000)
+    action: StrictStr = Field(
+        min_length=1, max_length=60, examples=["roll", "hold 1 3", "score fives"]
+    )
+    version: StrictInt = Field(ge=0, le=10_000)

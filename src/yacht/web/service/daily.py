@@ -51,6 +51,9 @@ from yacht.web.storage.store import Store
 __all__ = ["DailyService", "Day", "day_of", "day_seed", "figures", "optimal_total", "streak"]
 
 GUEST_NAME = "Guest"
+OPTIMAL_DAYS = 30
+"""How many days back a ranking shows the optimal player's total (each is a game the optimal
+bot plays in the worker process, kept in memory per preset and day)."""
 
 
 def day_of(moment: float) -> str:
@@ -202,6 +205,8 @@ class DailyService:
         if known is None:
             seed, key = await self._seed(preset, day)
             known = int(await self.work(optimal_total, preset, seed, key))
+            oldest = _shift(self.today(), -OPTIMAL_DAYS)
+            self._optimal = {k: v for k, v in self._optimal.items() if k[1] >= oldest}
             self._optimal[(preset, day)] = known
         return known
 
@@ -301,11 +306,17 @@ class DailyService:
         rules = _rules(preset)
         today = self.today()
         day = day or today
+        try:
+            date.fromisoformat(day)
+        except ValueError:
+            raise TableError("invalid", f"{day!r} is not a day (YYYY-MM-DD)") from None
         if day > today:
             raise TableError("not_started", f"the day {day} has not begun")
         played = await self.db.run(rows.ranking, day, rules.name)
         finished = viewer is not None and viewer.status == "finished" and viewer.day == day
-        optimal = await self.optimal(rules.name, day) if (day < today or finished) else None
+        recent = day >= _shift(today, -OPTIMAL_DAYS)  # older days: not worked out again
+        shown = recent and (day < today or finished)
+        optimal = await self.optimal(rules.name, day) if shown else None
         return {
             "preset": rules.name,
             "day": day,
