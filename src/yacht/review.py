@@ -40,6 +40,7 @@ from yacht.rules import Category, Rules
 from yacht.strategy import Hint, Option, hint_for_view
 
 if TYPE_CHECKING:
+    from yacht.strategy.explain import Reason
     from yacht.strategy.win import WinHint, WinOption
 
     Choice = Option | WinOption
@@ -52,6 +53,7 @@ __all__ = [
     "Review",
     "ReviewError",
     "coach_hint",
+    "decision_reasons",
     "measure_of",
     "review",
 ]
@@ -136,6 +138,8 @@ class Decision:
     measure: str = "points"
     most_points: float | None = None  # the most expected points of any option (None: best's)
     exact: bool = False  # P(win) from the solved endgame
+    used: frozenset[Category] = frozenset()  # the player's filled categories at the decision
+    upper: int = 0  # and their upper subtotal
 
     @property
     def rolls_left(self) -> int:
@@ -274,6 +278,37 @@ def review(game: Game | Mapping[str, Any], *, target: int | None = None) -> Revi
     return Review(g.rules.name, tuple(decisions), tuple(players), measure, target)
 
 
+def decision_reasons(
+    rules: Rules, decision: Decision
+) -> tuple[tuple[Reason, ...], tuple[Reason, ...]]:
+    """Why the hint's top option beat the one taken, in exact numbers (codes and arguments,
+    :mod:`yacht.strategy.explain`): the reasons of the best option and of the taken one. By
+    expected points (``measure`` points) the taken one is compared with the best, this turn
+    against later; with opponents or a target only what each keep plays for is said, since
+    the ranking there is by a chance. Holding all five dice has no reasons.
+
+    >>> from yacht.bots import play_game
+    >>> from yacht.rules import rules_by_name
+    >>> r = review(play_game(["easy"], seed=3))
+    >>> d = max(r.decisions, key=lambda d: d.loss)
+    >>> best, taken = decision_reasons(rules_by_name(r.rules), d)
+    >>> taken[-1].code in ("vs_keep", "vs_all", "vs_score", "score_keeps_open")
+    True
+    """
+    from yacht.strategy.explain import reasons_for
+
+    best, taken = reasons_for(
+        rules,
+        decision.used,
+        decision.dice,
+        decision.rolls_left,
+        [decision.best, decision.taken],
+        upper=decision.upper,
+        versus=decision.measure == "points",
+    )
+    return best, taken
+
+
 def _settled(events: Sequence[Event]) -> list[Event]:
     """The events that stand: an undo removes the scoring it takes back (and itself)."""
     out: list[Event] = []
@@ -336,6 +371,8 @@ def _rate_turn(
                     measure,
                     most,
                     exact,
+                    frozenset(frozen[player]),
+                    sum(v for c, v in frozen[player].items() if c.face is not None),
                 )
             )
         if isinstance(action, Roll):

@@ -247,6 +247,22 @@ def test_a_solo_game_to_the_end_reveals_the_seed_and_a_review(client: TestClient
     full = client.get(f"/api/games/{game['id']}/review").json()["players"][0]
     assert len(full["decisions"]) == 12 == sum(d["roll"] == 1 for d in full["decisions"])
     assert sum(d["loss"] for d in full["decisions"]) == pytest.approx(mine["loss"], abs=0.05)
+    # The three costliest decisions of at least 0.5 points are explained, in codes and numbers.
+    costly = sorted((d for d in full["decisions"] if d["loss"] >= 0.5), key=lambda d: -d["loss"])
+    explained = [d for d in full["decisions"] if d["why"] is not None]
+    assert sorted(d["loss"] for d in explained) == sorted(d["loss"] for d in costly[:3])
+    for d in explained:
+        assert d["why"]["taken"][-1]["code"] in (
+            "vs_keep",
+            "vs_all",
+            "vs_score",
+            "score_keeps_open",
+        )
+        assert all(
+            r["code"]
+            in ("keep_two", "keep_one", "keep_ends", "all_two", "all_one", "all_ends", "score_now")
+            for r in d["why"]["best"]
+        )
 
 
 def test_hints(client: TestClient) -> None:

@@ -13,6 +13,8 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from yacht.coach import reason_text
+
 from .helpers import Table
 from .live import LiveServer
 from .pages import PHONE, Pages, shot
@@ -168,6 +170,18 @@ def test_the_replay_shows_the_dice_at_every_step_and_the_review(
     expect(review.locator("tr.current")).to_have_count(1)
     expect(review.locator("tbody tr").nth(3)).to_have_class(re.compile(r"current"))
     shot(page, "together-replay-desktop")
+    # A costly decision says why in words: the best option's reasons, then the one taken.
+    full = http.get(f"/api/games/{game['id']}/review").json()
+    ann = next(p for p in full["players"] if p["seat"] == 0)
+    costly = [d for d in ann["decisions"] if d["why"]]
+    assert costly, "playing to the end scores at once: some decisions cost half a point"
+    d = costly[0]
+    turn = page.locator("td:nth-child(2)", has_text=re.compile(rf"^{d['turn']}\.{d['roll']}$"))
+    review.locator("tbody tr").filter(has_text="Ann").filter(has=turn).click()
+    reasons = d["why"]["best"] + d["why"]["taken"]
+    said = [reason_text(r["code"], r["args"], "en") for r in reasons]
+    expect(review.locator(".now .why span")).to_have_text(said)
+    shot(page, "31-replay-why-desktop")
 
 
 def test_the_invitation_goes_through_the_phones_share_sheet(

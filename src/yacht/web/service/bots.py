@@ -280,12 +280,28 @@ async def review(game: Game) -> dict[str, Any]:
     return await workers().run(review_json, game)
 
 
+WHY_LOSS = 0.5
+"""A decision that lost at least this many expected points is explained in the review (as
+the review's chart marks the biggest losses, from 0.5 points)."""
+WHY_DECISIONS = 3
+"""How many of a player's costliest decisions the review explains."""
+
+
+def _why(rules: Rules, decision: Any) -> dict[str, Any]:
+    from yacht.review import decision_reasons
+
+    best, taken = decision_reasons(rules, decision)
+    return {"best": [r.to_json() for r in best], "taken": [r.to_json() for r in taken]}
+
+
 def review_json(game: Game) -> dict[str, Any]:
     """Each player's review: accuracy by the measure the table's hint ranks by (``measure``:
     ``points`` alone, ``win`` with opponents), what was lost by it (``chance_loss``, a
     probability, with opponents) and in expected points (``loss``), every decision (with
-    ``accurate``), and the expected final total after each decision (the chart), starting
-    from the preset's expected score."""
+    ``accurate``, and ``why`` for the :data:`WHY_DECISIONS` costliest of at least
+    :data:`WHY_LOSS` points: the reasons of the best option and of the one taken,
+    :func:`yacht.review.decision_reasons`), and the expected final total after each decision
+    (the chart), starting from the preset's expected score."""
     from yacht.review import review
     from yacht.strategy import solve
 
@@ -302,6 +318,10 @@ def review_json(game: Game) -> dict[str, Any]:
         mine = [d for d in result.decisions if d.player == summary.player]
         series = [start]
         decisions = []
+        costly = sorted(
+            (d for d in mine if d.points_loss >= WHY_LOSS), key=lambda d: -d.points_loss
+        )
+        explained = {id(d) for d in costly[:WHY_DECISIONS]}
         for d in mine:
             series.append(banked[d.player][d.turn - 1] + d.taken.expected)
             decisions.append(
@@ -315,6 +335,7 @@ def review_json(game: Game) -> dict[str, Any]:
                     "chance_loss": None if d.measure == "points" else round(d.loss, 6),
                     "accurate": d.accurate,
                     "exact": d.exact,
+                    "why": _why(game.rules, d) if id(d) in explained else None,
                 }
             )
         players.append(

@@ -7,6 +7,7 @@ import { number, setupLanguages, t } from "./i18n.js";
 import { eventHtml } from "./moves.js";
 import { sheetHtml } from "./sheet.js";
 import { errorText, playerName } from "./labels.js";
+import { reasonText } from "./coach.js";
 import { lossText, lostDecision, optionText, winnersHtml } from "./results.js";
 import { nameHtml, tHtml } from "./markup.js";
 
@@ -78,6 +79,8 @@ function renderReview() {
       ? `<span class="best">${esc(t("Best: {option}", { option: optionText(now.d.best) }))}</span> · <span class="lost">${esc(t("Lost: {loss}", { loss: lossText(now.d) }))}</span>`
       : `<span class="best">${esc(t("The best play."))}</span>`;
     line = `${taken}<br>${best}`;
+    const why = now.d.why ? [...now.d.why.best, ...now.d.why.taken] : [];
+    if (why.length) line += `<span class="why">${why.map((r) => `<span>${esc(reasonText(r))}</span>`).join(" ")}</span>`;
   }
   const body = rows
     .map(

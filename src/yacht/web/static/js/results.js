@@ -1,6 +1,7 @@
 // The end of a game: winners, reviews with charts, rematch; and the fair-dice panel.
 import { api, esc } from "./api.js";
 import { biggestLosses, chartSvg } from "./chart.js";
+import { reasonText } from "./coach.js";
 import { smallDice } from "./dice.js";
 import { showVerdict } from "./fair.js";
 import { checkGame, seedLines } from "./fairness-seed.js";
@@ -45,13 +46,23 @@ function measureLine(review, player) {
   return `<p class="stats"><span>${esc(t("Rated as the hint ranks: by the chance to finish first."))}</span>${chance}</p>`;
 }
 
+// Why a costly decision lost (the review explains a player's three costliest): what the best
+// option played for, then what the one taken played for and how it compares, in words.
+function whyRow(d) {
+  const reasons = d.why ? [...d.why.best, ...d.why.taken] : [];
+  if (!reasons.length) return "";
+  const said = reasons.map((r) => `<span>${esc(reasonText(r))}</span>`).join(" ");
+  return `<tr class="why"><td colspan="5"><strong>${esc(t("Why?"))}</strong> ${said}</td></tr>`;
+}
+
 function decisionRows(decisions) {
   const worst = new Set(biggestLosses(decisions));
   return decisions
     .map(
       (d, i) =>
         `<tr class="${lostDecision(d) ? "lost" : ""}${worst.has(i) ? " worst" : ""}"><td>${d.turn}.${d.roll}</td><td>${smallDice(d.dice)}</td>` +
-        `<td>${esc(optionText(d.taken))}</td><td>${esc(optionText(d.best))}</td><td>${lossText(d)}</td></tr>`,
+        `<td>${esc(optionText(d.taken))}</td><td>${esc(optionText(d.best))}</td><td>${lossText(d)}</td></tr>` +
+        whyRow(d),
     )
     .join("");
 }
