@@ -19,8 +19,9 @@ function newSeed() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** A new game of `preset` for `players` ([{name, kind}], 1-6 of them). */
-export function newGame(preset, players) {
+/** A new game of `preset` for `players` ([{name, kind}], 1-6 of them); `account`, the name
+ * signed in on this device when it starts (null: none), whose history it goes to once synced. */
+export function newGame(preset, players, account = null) {
   if (players.length < 1 || players.length > 6) throw new Error("1 to 6 players");
   const now = Date.now();
   return {
@@ -37,6 +38,10 @@ export function newGame(preset, players) {
     dice: null,
     held: [false, false, false, false, false],
     decisions: [],
+    // every action in the engine's words with the dice each roll showed: what the server
+    // replays when the game is synced (yacht.web.service.offline)
+    moves: [],
+    account,
     finished: false,
     created: now,
     updated: now,
@@ -129,6 +134,8 @@ export async function roll(solver, game) {
     if (game.held.every(Boolean)) throw new Error("every die is held");
     const keep = game.dice.filter((_, i) => game.held[i]).sort((a, b) => a - b);
     rate(solver, game, { action: "keep", keep });
+    const places = game.held.flatMap((held, i) => (held ? [i + 1] : []));
+    game.moves?.push({ action: `hold ${places.join(" ")}`.trim() });
   }
   const dice = game.dice ? [...game.dice] : [0, 0, 0, 0, 0];
   for (let slot = 0; slot < 5; slot++) {
@@ -136,6 +143,7 @@ export async function roll(solver, game) {
     dice[slot] = await placedFace(game.seed, game.key, game.player, game.round, game.rollsUsed, slot);
   }
   game.dice = dice;
+  game.moves?.push({ action: "roll", dice: [...dice] });
   game.rollsUsed += 1;
   game.updated = Date.now();
 }
@@ -150,6 +158,7 @@ export function score(solver, game, category) {
   const points = possible(solver, game)[category];
   if (points === undefined) throw new Error(`cannot score in ${category}`);
   rate(solver, game, { action: "score", category });
+  game.moves?.push({ action: `score ${category}` });
   game.sheets[game.player][category] = points;
   game.dice = null;
   game.held = [false, false, false, false, false];
@@ -241,6 +250,24 @@ export async function botMove(solver, game) {
 
 export function isBotTurn(game) {
   return !game.finished && game.players[game.player].kind !== "human";
+}
+
+/** What the server needs to put a finished game into the account's history (POST
+ * api/me/offline-games), or null when it cannot: not finished, played before moves were
+ * recorded, or no person at it (the account's seat is the first person's). */
+export function syncRecord(solver, game) {
+  const seat = game.players.findIndex((p) => p.kind === "human");
+  if (!game.finished || !game.moves || seat < 0) return null;
+  return {
+    id: game.id,
+    preset: game.preset,
+    seed: game.seed,
+    players: game.players.map((p) => p.kind),
+    seat,
+    moves: game.moves,
+    totals: totals(solver, game),
+    finished_at: new Date(game.updated).toISOString(),
+  };
 }
 
 /** Points lost per seat over the game. */

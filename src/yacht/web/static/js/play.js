@@ -2,9 +2,9 @@
 // turns on one device and bots, a game saved in IndexedDB after every move and taken up again
 // when the page opens; hints and the review from the solver in the browser. It registers the
 // app's service worker and offers a new version only between games.
-import { esc } from "./api.js";
+import { ACCOUNT, api, esc, setCsrf } from "./api.js";
 import { dieSvg, smallDice } from "./dice.js";
-import { applyStatic, categoryLabel, number, setupLanguages, t } from "./i18n.js";
+import { applyStatic, categoryLabel, number, setupLanguages, t, tn } from "./i18n.js";
 import { levelLabel, playerName, presetLabel, seatName } from "./labels.js";
 import { nameHtml, tnHtml } from "./markup.js";
 import * as game from "./offline-game.js";
@@ -100,7 +100,7 @@ async function start(event) {
     $("setup-error").hidden = false;
     return;
   }
-  current = game.newGame($("preset").value, players);
+  current = game.newGame($("preset").value, players, localStorage.getItem(ACCOUNT));
   await save(current);
   render();
   await advance();
@@ -247,6 +247,7 @@ function render() {
   if ($("hints").hidden === false && (!mine || !current.dice)) $("hints").hidden = true;
   renderSheet();
   if (current.finished) renderReview();
+  renderSyncNote();
   offerUpdate();
 }
 
@@ -264,6 +265,7 @@ async function act(move) {
   }
   render();
   await advance();
+  if (current?.finished) sync();
 }
 
 function botDelay() {
@@ -285,6 +287,89 @@ async function advance() {
     busy = false;
   }
   render();
+}
+
+// --- sync: finished games into the signed-in player's history ---------------------------------
+// A game goes to the account signed in on this device when it started, once the network is back
+// and that account is signed in here; the server replays it and stores it once however often it
+// is sent (the page's id for the game), so a reload mid-send stores nothing twice. Each request
+// stays under the server's 64 KiB body limit and its 10 games.
+const BATCH_BYTES = 60000;
+const BATCH_GAMES = 10;
+let syncing = false;
+
+function batches(records) {
+  const out = [];
+  let batch = [];
+  let bytes = 0;
+  for (const record of records) {
+    const size = JSON.stringify(record).length;
+    if (batch.length && (bytes + size > BATCH_BYTES || batch.length === BATCH_GAMES)) {
+      out.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(record);
+    bytes += size;
+  }
+  if (batch.length) out.push(batch);
+  return out;
+}
+
+async function sync() {
+  if (syncing || !navigator.onLine) return;
+  syncing = true;
+  try {
+    const waiting = (await allGames()).filter((g) => g.finished && g.account && !g.synced && !g.refused);
+    if (!waiting.length) return;
+    let me;
+    try {
+      me = await api("api/me");
+    } catch {
+      return; // no network after all, or not signed in: the games wait
+    }
+    setCsrf(me.csrf_token);
+    const records = [];
+    for (const g of waiting.filter((g) => g.account === me.name)) {
+      const rules = { preset: index.presets.find((p) => p.name === g.preset), categories: index.categories };
+      const record = rules.preset ? game.syncRecord(rules, g) : null;
+      if (record) records.push({ game: g, record });
+    }
+    let stored = 0;
+    for (const batch of batches(records.map((r) => r.record))) {
+      let answer;
+      try {
+        answer = await api("api/me/offline-games", { method: "POST", body: { games: batch } });
+      } catch {
+        return; // offline again, signed out, or too many sends: the games wait for the next try
+      }
+      for (const result of answer.games) {
+        const g = records.find((r) => r.game.id === result.id).game;
+        if (result.status === "refused") g.refused = result.reason;
+        else g.synced = result.record;
+        if (result.status === "stored") stored += 1;
+        await save(g);
+        if (current && current.id === g.id) current = g;
+      }
+    }
+    if (stored) {
+      $("sync-status").textContent = tn("{n} game played offline is now in your profile.", "{n} games played offline are now in your profile.", stored);
+      $("sync-status").hidden = false;
+    }
+    render();
+  } finally {
+    syncing = false;
+  }
+}
+
+function renderSyncNote() {
+  const g = current;
+  const note = $("sync-note");
+  note.hidden = !(g && g.finished && g.account);
+  if (note.hidden) return;
+  note.textContent = g.synced
+    ? t("This game is in your profile as played offline: not rated, and not counted in your figures.")
+    : t("This game goes to your profile when the network is back, as played offline: not rated, and not counted in your figures.");
 }
 
 // --- the new version, offered between games -------------------------------------------------
@@ -392,7 +477,10 @@ async function main() {
   if (!current) $("setup").hidden = false;
   document.body.dataset.ready = "true";
   registerWorker().catch(() => {}); // no worker (a private window): the page still plays
+  window.addEventListener("online", () => sync());
+  sync();
   await advance();
+  if (current?.finished) sync();
 }
 
 main();

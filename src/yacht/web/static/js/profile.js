@@ -96,6 +96,23 @@ function gameRows() {
   );
 }
 
+// Games the player synced from /play: listed apart, marked offline, counted in no figure.
+function renderOffline() {
+  const list = profile.offline || [];
+  $("#offline-card").hidden = !list.length;
+  if (!list.length) return;
+  const when = new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" });
+  const chip = `<span class="code-chip">${esc(t("offline"))}</span>`;
+  $("#offline-count").textContent = tn("{n} game played offline", "{n} games played offline", profile.offline_games);
+  $("#offline-games").innerHTML = list
+    .map(
+      (g) =>
+        `<tr><td>${esc(when.format(new Date(g.finished_at)))}</td><td>${esc(presetLabel(g.preset))} ${chip}</td>` +
+        `<td>${esc(t("{rank} of {players}", { rank: g.rank, players: g.players }))}</td><td class="num">${esc(number(g.total))}</td></tr>`,
+    )
+    .join("");
+}
+
 function render() {
   document.title = `${t("Yacht")} · ${profile ? profile.name : wanted}`;
   if (!profile) return;
@@ -120,6 +137,7 @@ function render() {
   renderSkill(p || { skill: null });
   $("#games").innerHTML = gameRows();
   $("#more").hidden = !next;
+  renderOffline();
 }
 
 async function more() {
