@@ -167,6 +167,15 @@ def test_missed_moves_up_to_the_limit_leave_the_seat_with_the_bot_and_lose_a_rat
     engine.dispose()
     assert [(r[0], r[1]) for r in ranks] == [("Ann", 2), ("Bob", 1)]  # whatever the totals
     assert [r[2] for r in ranks] == state["game"]["totals"] and rated == 2
+    # A rematch (Bob alone is asked: the bot plays Ann's seat) starts with no move missed, so
+    # Ann may take her seat back from the bot again.
+    r = bob.post(
+        f"/api/tables/{code}/rematch", {"type": "rematch", "seat": 1, "token": bob_token, "game": 1}
+    )
+    assert r.status_code == 200, r.text
+    seat = r.json()["seats"][0]
+    assert (seat["kind"], seat["missed"]) == ("bot", 0) and r.json()["game"]["number"] == 2
+    assert ann.post(f"/api/tables/{code}/take-back", back).status_code == 200
 
 
 def test_idle_clean_up_spares_running_correspondence_games_and_waiting_ones_last_7_days(

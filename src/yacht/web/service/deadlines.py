@@ -23,6 +23,7 @@ from yacht.web.service.correspondence import LEASE
 from yacht.web.service.decisions import Context
 from yacht.web.service.tables import TableService
 from yacht.web.storage.changes import Change
+from yacht.web.storage.correspondence import DUE_BATCH
 from yacht.web.storage.outage import Unavailable
 from yacht.web.storage.store import TableSnapshot
 
@@ -32,6 +33,8 @@ log = logging.getLogger("yacht.web")
 
 LOOK_EVERY = 30.0
 """Seconds between two looks for due deadlines: a move of days runs out at most this late."""
+BATCHES = 20
+"""Batches of due deadlines one look claims at most (the rest wait for the next look)."""
 
 
 class Deadlines:
@@ -42,10 +45,19 @@ class Deadlines:
         self.every = every
 
     async def look(self) -> list[tuple[str, int]]:
-        """Claim the deadlines due now and hand each seat to the bot; returns the seats the
+        """Claim the deadlines due now, a batch at a time until none is left (after a
+        downtime there may be many), and hand each seat to the bot; returns the seats the
         bot took (table code, position)."""
-        moment = self.service.clock()
-        due = await self.service.store.aclaim_due(moment, moment + LEASE)
+        taken = []
+        for _ in range(BATCHES):
+            moment = self.service.clock()
+            due = await self.service.store.aclaim_due(moment, moment + LEASE)
+            taken += await self._miss(due)
+            if len(due) < DUE_BATCH:
+                break
+        return taken
+
+    async def _miss(self, due: list[tuple[str, int]]) -> list[tuple[str, int]]:
         taken = []
         for code, seat in due:
 

@@ -465,6 +465,10 @@ def rematch(snap: TableSnapshot, game: Game | None, ctx: Context, msg: RematchMe
     )
     row.updated_at = stamp
     change.new_game, change.engine = row, fresh
+    if correspondence.move_seconds(snap.table) is not None:  # a new game: no move missed yet
+        for seat in snap.seats:  # (a seat the bot kept stays its, until its holder takes it)
+            if seat.missed or seat.stand_in:
+                change.seats[seat.position] = {"missed": 0, "stand_in": False}
     correspondence.clock_seats(snap.table, snap.seats, fresh, ctx.now, change, new_turn=True)
     return change
 
