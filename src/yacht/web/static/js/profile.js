@@ -102,7 +102,7 @@ function renderOffline() {
   $("#offline-card").hidden = !list.length;
   if (!list.length) return;
   const when = new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" });
-  const chip = `<span class="code-chip">${esc(t("offline"))}</span>`;
+  const chip = `<span class="code-chip rated-chip offline-chip">${esc(t("offline"))}</span>`;
   $("#offline-count").textContent = tn("{n} game played offline", "{n} games played offline", profile.offline_games);
   $("#offline-games").innerHTML = list
     .map(
@@ -126,7 +126,7 @@ function render() {
   select.value = preset;
   $("#preset-pick").hidden = profile.presets.length < 2;
   const p = profile.presets.find((x) => x.preset === preset);
-  $("#no-games").hidden = Boolean(p);
+  $("#no-games").hidden = Boolean(p) || profile.offline_games > 0; // the offline card lists them
   $("#figures").hidden = !p;
   if (p) {
     renderFigures(p);
