@@ -84,7 +84,8 @@ SAVED = """() => new Promise((resolve, reject) => {
 
 SIGN_UP = """async () => {
   const body = JSON.stringify({ name: "Ann", password: "correct horse battery" });
-  const r = await fetch("api/accounts", { method: "POST", body, headers: { "Content-Type": "application/json" } });
+  const headers = { "Content-Type": "application/json" };
+  const r = await fetch("api/accounts", { method: "POST", body, headers });
   if (r.status !== 201) throw new Error(`sign-up: ${r.status}`);
   localStorage.setItem("yacht:account", "Ann");
 }"""
