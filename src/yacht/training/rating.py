@@ -36,7 +36,7 @@ from typing import Any
 
 from yacht.training import TrainingError
 
-__all__ = ["HISTORY", "MU", "SCALE", "SIGMA", "Change", "PracticeBook", "Rated"]
+__all__ = ["HISTORY", "MU", "SCALE", "SIGMA", "Change", "PracticeBook", "Rated", "rate"]
 
 MU = 25.0
 SIGMA = MU / 3
@@ -94,6 +94,26 @@ class Rated:
         return cls(float(mu), float(sigma), attempts, solved)
 
 
+def rate(player: Rated, position: Rated, solved: bool) -> tuple[Rated, Rated]:
+    """The player's and the position's ratings after one answer: a game of two won by the
+    player when ``solved``, by the position otherwise (OpenSkill's Plackett-Luce).
+
+    >>> me, it = rate(Rated(), Rated(), solved=False)
+    >>> me.shown < 1500 < it.shown, me.attempts, it.attempts, me.solved
+    (True, 1, 1, 0)
+    """
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce(mu=MU, sigma=SIGMA)
+    me = model.rating(mu=player.mu, sigma=player.sigma)
+    it = model.rating(mu=position.mu, sigma=position.sigma)
+    [[me2], [it2]] = model.rate([[me], [it]], ranks=[0, 1] if solved else [1, 0])
+    return (
+        Rated(me2.mu, me2.sigma, player.attempts + 1, player.solved + solved),
+        Rated(it2.mu, it2.sigma, position.attempts + 1, position.solved + solved),
+    )
+
+
 @dataclass(frozen=True)
 class Change:
     """What one answer did to the player's rating and the position's."""
@@ -149,16 +169,9 @@ class PracticeBook:
 
     def record(self, key: str, *, solved: bool, loss: float) -> Change:
         """Rate one answer to position ``key`` and save the book."""
-        from openskill.models import PlackettLuce
-
-        model = PlackettLuce(mu=MU, sigma=SIGMA)
         before = self.player
         pos_before = self.positions.get(key, Rated())
-        me = model.rating(mu=before.mu, sigma=before.sigma)
-        it = model.rating(mu=pos_before.mu, sigma=pos_before.sigma)
-        [[me2], [it2]] = model.rate([[me], [it]], ranks=[0, 1] if solved else [1, 0])
-        after = Rated(me2.mu, me2.sigma, before.attempts + 1, before.solved + solved)
-        pos_after = Rated(it2.mu, it2.sigma, pos_before.attempts + 1, pos_before.solved + solved)
+        after, pos_after = rate(before, pos_before, solved)
         self.player = after
         self.positions[key] = pos_after
         when = datetime.now(UTC).isoformat(timespec="seconds")

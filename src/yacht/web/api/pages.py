@@ -36,6 +36,7 @@ PAGES = {
     "/games": "games.html",
     "/leaderboard": "leaderboard.html",
     "/daily": "daily.html",
+    "/practice": "practice.html",
     "/inbox": "inbox.html",
 }
 BASE = '<base href="/">'

@@ -152,6 +152,7 @@ QUOTAS: dict[str, Quota] = {
     "signup": Quota(burst=5, every=720.0),
     "sync": Quota(burst=10, every=30.0),  # offline games sent (up to 10 a request)
     "inbox": Quota(burst=30, every=10.0),  # inbox looks (a page polls one a minute at most)
+    "practice": Quota(burst=30, every=2.0),  # practice positions asked for and answered
 }
 LOCAL = frozenset({"127.0.0.1", "::1"})
 """Clients on the server's own machine: its operator (load tests, health checks), to whom the
@@ -250,6 +251,7 @@ _WHAT = {
     "signup": "new accounts",
     "sync": "offline game syncs",
     "inbox": "inbox looks",
+    "practice": "practice requests",
 }
 
 

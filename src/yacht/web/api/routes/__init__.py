@@ -1,6 +1,6 @@
 """REST endpoints under ``/api``, one module per resource: the lobby, a table (seats and play),
 finished games, the page's texts, accounts (optional), offline games synced, players'
-profiles and leaderboards, and the inbox of correspondence games.
+profiles and leaderboards, the inbox of correspondence games, the daily game, and practice.
 
 The in-game endpoints take exactly the WebSocket messages (``ActionMessage``, ``HintMessage``,
 ...), so the OpenAPI document describes them and a client without WebSockets can play too.
@@ -19,6 +19,7 @@ from yacht.web.api.routes import (
     lobby,
     offline,
     players,
+    practice,
     tables,
     texts,
 )
@@ -26,5 +27,5 @@ from yacht.web.api.routes import (
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api", responses=ERRORS)
-for part in (lobby, tables, games, texts, accounts, offline, players, inbox, daily):
+for part in (lobby, tables, games, texts, accounts, offline, players, inbox, daily, practice):
     router.include_router(part.router)
