@@ -52,7 +52,9 @@ services:
 pytest: $(RL_STAMP)
 	$(BIN)/pytest -n 2 --dist loadgroup
 
-test: services lint typecheck docs pytest
+# The docs are built by the suite's test_the_site_builds_strictly (`mkdocs build --strict`, as
+# `make docs`), on a worker beside the other tests, so `make test` does not build them twice.
+test: services lint typecheck pytest
 
 FAST := -m "not slow and not services and not browser and not rl"
 test-fast: $(STAMP)
