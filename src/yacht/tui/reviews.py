@@ -128,6 +128,17 @@ def decision_line(decision: Decision, lang: str) -> str:
     return f"{where}: {dice}\n{taken} ({loss_text(decision, lang)})\n {best}"
 
 
+def why_lines(review: Review, decision: Decision, lang: str) -> list[str]:
+    """Why the best option beat the one taken, a sentence a line (the coach in words,
+    :func:`yacht.review.decision_reasons`, in the ``yacht`` domain's sentences)."""
+    from yacht.coach import reason_text
+    from yacht.review import decision_reasons
+    from yacht.rules import rules_by_name
+
+    best, taken = decision_reasons(rules_by_name(review.rules), decision)
+    return [reason_text(r.code, r.args, lang) for r in (*best, *taken)]
+
+
 def summary_lines(
     review: Review, seats: Sequence[Seat], lang: str, *, worst: int = 3, everyone: bool = False
 ) -> list[str]:
@@ -154,6 +165,7 @@ def summary_lines(
         mine = [d for d in review.decisions if d.player == summary.player and not d.accurate]
         for decision in sorted(mine, key=lambda d: (-d.loss, -d.points_loss))[:worst]:
             lines += [" " + line for line in decision_line(decision, lang).splitlines()]
+            lines += ["   " + line for line in why_lines(review, decision, lang)]
     if len(lines) == 1:
         lines.append(_("No human players to review."))
     return lines

@@ -36,7 +36,10 @@ from yacht.tui.widgets.panels import EventLog, HintPanel, KeyBar
 from yacht.tui.widgets.sheet import Sheet, SheetRow
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from yacht.strategy import Hint
+    from yacht.strategy.explain import Reason
     from yacht.strategy.win import WinHint
 
 __all__ = ["TableScreen"]
@@ -455,15 +458,32 @@ class TableScreen(SizeGuard):
         """The exact hint, off the event loop (a target table can take seconds to build):
         the coach's, which the end-of-game review rates by too (:func:`yacht.review.coach_hint`)."""
         from yacht.review import coach_hint
+        from yacht.strategy import Hint as PointsHint
+        from yacht.strategy.explain import reasons_for
 
+        why: list[tuple[Reason, ...]] = []
+        hint: Hint | WinHint | str
         try:
-            hint: Hint | WinHint | str = coach_hint(view, self.table.config.target)
+            exact = coach_hint(view, self.table.config.target)
+            hint = exact
+            if view.dice is not None:  # the coach in words: the top options' reasons
+                why = reasons_for(
+                    view.rules,
+                    view.used,
+                    view.dice,
+                    view.rolls_left,
+                    exact.options[: HintPanel.EXPLAINED],
+                    upper=view.upper_total,
+                    versus=isinstance(exact, PointsHint) and exact.target is None,
+                )
         except Exception as e:  # a failing hint must not end the game
             hint = self._("The hint is not available: {error}").format(error=e)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._show_hint, version, hint)
+            self.app.call_from_thread(self._show_hint, version, hint, why)
 
-    def _show_hint(self, version: int, hint: Hint | WinHint | str) -> None:
+    def _show_hint(
+        self, version: int, hint: Hint | WinHint | str, why: Sequence[tuple[Reason, ...]] = ()
+    ) -> None:
         from yacht.strategy.win import WinHint
 
         if version != self.table.game.version or not self.hint_visible:
@@ -471,9 +491,9 @@ class TableScreen(SizeGuard):
         if isinstance(hint, str):
             self.hint_panel().show_text(hint)
         elif isinstance(hint, WinHint):
-            self.hint_panel().show_win_hint(self.table, hint)
+            self.hint_panel().show_win_hint(self.table, hint, why)
         else:
-            self.hint_panel().show_hint(self.table, hint)
+            self.hint_panel().show_hint(self.table, hint, why)
 
     # --- bots and the end ----------------------------------------------------------------
 

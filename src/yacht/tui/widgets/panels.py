@@ -17,6 +17,7 @@ from yacht.tui.text import gettext_for
 
 if TYPE_CHECKING:
     from yacht.strategy import Hint
+    from yacht.strategy.explain import Reason
     from yacht.strategy.win import WinHint
     from yacht.tui.table import Table
 
@@ -118,19 +119,39 @@ class HintPanel(Static):
     """The strategy engine's best options for the player on turn, best first."""
 
     TOP = 5
+    EXPLAINED = 2
+    """How many of the top options the coach explains in words under them (the best one
+    alone in a terminal under :data:`TALL` lines, where two would run off the screen)."""
+    TALL = 40
 
-    def show_hint(self, table: Table, hint: Hint) -> None:
+    def show_hint(self, table: Table, hint: Hint, why: Sequence[tuple[Reason, ...]] = ()) -> None:
         """The top options, one a line: what to do, the expected final total, and with a
-        target the chance of reaching it."""
+        target the chance of reaching it; then why, in words (``why``: the top options'
+        reasons, :func:`yacht.strategy.explain.reasons_for`)."""
         _ = gettext_for(table.config.lang)
         target = table.config.target
         chance = None if target is None else _("P(≥{target})").format(target=target)
         rows = [(o, o.expected, o.probability) for o in hint.options[: self.TOP]]
-        self.update("\n".join(self._lines(table, rows, chance)))
+        lines = self._lines(table, rows, chance) + self._why(table.config.lang, why)
+        self.update("\n".join(lines))
 
-    def show_win_hint(self, table: Table, hint: WinHint) -> None:
+    def _why(self, lang: str, why: Sequence[tuple[Reason, ...]]) -> list[str]:
+        from yacht.coach import reason_text
+
+        shown = why[: self.EXPLAINED if self.app.size.height >= self.TALL else 1]
+        said = [reason_text(r.code, r.args, lang) for reasons in shown for r in reasons]
+        if not said:
+            return []
+        _ = gettext_for(lang)
+        head = _("Why:")
+        return [f"[b]{escape(head)}[/b]", *(escape(f"• {s}") for s in said)]
+
+    def show_win_hint(
+        self, table: Table, hint: WinHint, why: Sequence[tuple[Reason, ...]] = ()
+    ) -> None:
         """With opponents: the top options by the chance of finishing first, each with the
-        expected final total and P(win); a last line says when the chances are exact."""
+        expected final total and P(win); a last line says when the chances are exact; then
+        what the top keeps play for, in words."""
         _ = gettext_for(table.config.lang)
         rows = [(o, o.expected, o.win_probability) for o in hint.options[: self.TOP]]
         lines = self._lines(table, rows, _("P(win)"))
@@ -144,7 +165,7 @@ class HintPanel(Static):
         # a player reading 30% as "the bot's odds" would misread it: it is the worst case
         against = _("P(win) assumes every opponent plays to beat you.")
         lines.append(f"[dim]{escape(against)}[/dim]")
-        self.update("\n".join(lines))
+        self.update("\n".join(lines + self._why(table.config.lang, why)))
 
     def _lines(
         self,
