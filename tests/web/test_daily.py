@@ -198,6 +198,7 @@ def test_commitments_ahead_seed_after_and_verify(
     clock.now += ONE_DAY
     days = ann.get("/api/daily").json()
     assert days["yesterday"]["commitment"] == today and days["today"]["commitment"] == tomorrow
+    assert days["yesterday_game"] == game["id"] and days["mine"] is None
     seed = days["yesterday"]["seed"]
     assert hashlib.sha256(seed.encode()).hexdigest() == today
     data = ann.get(f"/api/daily/games/{game['id']}/file").json()

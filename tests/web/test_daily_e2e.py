@@ -14,6 +14,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from yacht.web.api.routes.daily import daily_service
+from yacht.web.service.fairness import verify
 
 from .live import LiveServer
 from .pages import PHONE, Pages, shot, wider_than_screen
@@ -115,3 +116,12 @@ def test_two_browsers_hold_differently_and_draw_the_same_dice(
                 assert english(page, lang) == []
             assert wider_than_screen(page) == []
             shot(page, f"daily-result-{lang}-{size}-{scheme}", full=True)
+    # the next day: yesterday's seed is out, and the game downloaded from the page verifies
+    commitment = ann.locator("#fair dd").first.inner_text()
+    daily.clock = lambda: DAY + 86400
+    ann.reload()
+    link = ann.locator("#yesterday-game")
+    expect(link).to_be_visible()
+    assert ann.locator("#fair dd").nth(2).inner_text() != commitment  # the seed, not a hash
+    data = ann.request.get(server.url + "/" + str(link.get_attribute("href"))).json()
+    assert verify(data, commitment=commitment).outcome == "daily"

@@ -223,14 +223,18 @@ class DailyService:
         at = datetime.fromtimestamp(self.clock(), UTC)
         return await self.db.run(rows.start, today, rules.name, account, token, name, state, at)
 
-    async def mine(self, preset: str, player: Player, guest: str | None) -> Played | None:
-        """The player's attempt at today's game, if they started one."""
+    async def mine(
+        self, preset: str, player: Player, guest: str | None, days_ago: int = 0
+    ) -> Played | None:
+        """The player's attempt at today's game (or that of ``days_ago`` days before), if they
+        started one."""
         rules = _rules(preset)
+        day = _shift(self.today(), -days_ago)
         if isinstance(player, Account):
-            return await self.db.run(rows.row_of, self.today(), rules.name, player.id, None)
+            return await self.db.run(rows.row_of, day, rules.name, player.id, None)
         if guest is None:
             return None
-        return await self.db.run(rows.row_of, self.today(), rules.name, None, _hash(guest))
+        return await self.db.run(rows.row_of, day, rules.name, None, _hash(guest))
 
     async def owned(self, game_id: int, player: Player, guest: str | None) -> Played:
         """The attempt ``game_id`` if it is the player's (else ``not_found``: whose attempt

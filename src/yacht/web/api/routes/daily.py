@@ -50,13 +50,16 @@ async def days(
     request: Request, player: Player, guest: Guest = None, preset: Preset = "traditional"
 ) -> dict[str, Any]:
     """Today's and tomorrow's commitments (published before the day starts), yesterday's
-    revealed seed, and the asker's attempt at today's game (``mine``, null if none) and streak
-    of days played (signed in). 422 ``invalid``: no such preset."""
+    revealed seed, the asker's attempt at today's game (``mine``, null if none), the id of
+    their finished game of yesterday (``yesterday_game``: its file now has the seed) and
+    their streak of days played (signed in). 422 ``invalid``: no such preset."""
     daily = _daily(request)
     shown = await daily.days(preset)
     mine = await daily.mine(preset, player, guest)
+    before = await daily.mine(preset, player, guest, days_ago=1)
     return shown | {
         "mine": None if mine is None else daily.view(mine),
+        "yesterday_game": before.id if before is not None and before.status == "finished" else None,
         "streak": await daily.streak(player),
     }
 

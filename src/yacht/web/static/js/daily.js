@@ -155,6 +155,12 @@ function renderFair() {
     "Each day's commitment is published before the day starts and its seed after it ends. Download a daily game once its day is over and check it:",
   );
   $("#verify-command").textContent = `yacht verify GAME.json --commitment ${days.yesterday.commitment}`;
+  const link = $("#yesterday-game");
+  link.hidden = !days.yesterday_game;
+  if (days.yesterday_game) {
+    link.href = `api/daily/games/${days.yesterday_game}/file`;
+    link.download = `yacht-daily-${days.yesterday.day}.json`;
+  }
 }
 
 function render() {
