@@ -440,3 +440,27 @@ def test_practice_without_openskill_says_what_to_install(
         err == "yacht: error: the practice rating needs the openskill package: "
         "pip install 'yacht[tui]'\n"
     )
+
+
+def test_practice_serves_your_own_costliest_decision_from_yacht_history_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from yacht.tui.records import Records
+    from yacht.tui.seats import Seat
+
+    game = play_game(["easy", "greedy"], seed=11, names=["Ann", "greedy"])
+    Records(tmp_path / "data" / "records.sqlite3").add(
+        game, [Seat("Ann"), Seat("greedy", "greedy")]
+    )
+    mine = mistakes(game, players=[0])
+    status, out, _err = run(["practice", "--count", "1"], capsys, monkeypatch, "q\n")
+    assert status == 0
+    assert "Position 1 of 1: Ann in game 1 in yacht history" in out
+    assert f"dice {' '.join(map(str, mine[0].position.dice))}" in out
+    # solved, it is not served again: the next is Ann's second costliest
+    status, out, _err = run(
+        ["practice", "--count", "1"], capsys, monkeypatch, _best_answer(mine[0].position) + "\n"
+    )
+    assert "1 of 1 solved" in out
+    status, out, _err = run(["practice", "--count", "1"], capsys, monkeypatch, "q\n")
+    assert f"dice {' '.join(map(str, mine[1].position.dice))}" in out

@@ -201,22 +201,15 @@ def _records_games() -> Iterator[tuple[Any, set[int], str]]:
 
 
 def _practice_positions(files: Sequence[str], solved: set[str]) -> Iterator[Any]:
-    """Positions to serve, biggest loss first: the given games' decisions; else the player's
-    own decisions in the terminal game's records, then everyone else's there; then, so a new
-    player has something, the ``easy`` bot's games. Positions already solved are left out."""
+    """Positions to serve, biggest loss first: the given games' decisions (every seat); else
+    the people's decisions in the terminal game's records, then everyone else's there; then,
+    so a new player has something, the ``easy`` bot's games. Solved positions are left out."""
     from yacht.cli.files import read_json
     from yacht.game import Game
-    from yacht.training import mistakes
+    from yacht.training import practice_positions
 
     _ = cli_gettext()
-    seen = set(solved)
-
-    def fresh(found: Sequence[Any]) -> Iterator[Any]:
-        for m in found:
-            if m.position.key() not in seen:
-                seen.add(m.position.key())
-                yield m
-
+    games: list[tuple[Any, Any, str]] = []
     if files:
         for path in files:
             data = read_json(path)
@@ -224,22 +217,11 @@ def _practice_positions(files: Sequence[str], solved: set[str]) -> Iterator[Any]
                 game = Game.from_json(data)
             except ValueError as e:
                 raise CommandError.about(e, path) from None
-            yield from fresh(mistakes(game, source=Path(path).name))
+            games.append((game, range(len(game.players)), Path(path).name))
+        yield from practice_positions(games, solved, bot_games=0)
         return
-    games = list(_records_games())
-    own = [m for g, humans, where in games for m in mistakes(g, players=humans, source=where)]
-    others = [
-        m
-        for g, humans, where in games
-        for m in mistakes(g, players=set(range(len(g.players))) - humans, source=where)
-    ]
-    yield from fresh(sorted(own, key=lambda m: -m.loss))
-    yield from fresh(sorted(others, key=lambda m: -m.loss))
-    from yacht.bots import play_game
-
-    for seed in range(1000):
-        where = _("a game of the easy bot (seed {seed})").format(seed=seed)
-        yield from fresh(mistakes(play_game(["easy"], seed=seed), source=where))
+    bot = _("a game of the easy bot (seed {seed})")
+    yield from practice_positions(_records_games(), solved, bot_source=bot)
 
 
 def _book() -> Any:

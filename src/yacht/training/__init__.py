@@ -52,6 +52,7 @@ __all__ = [
     "judge",
     "mistakes",
     "position_at",
+    "practice_positions",
 ]
 
 SOLVED = 1e-9
@@ -333,6 +334,50 @@ def mistakes(
             out.append(Mistake(position, player, game.players[player], turn, verdict))
     out.sort(key=lambda m: (-m.loss, m.player, m.turn, -m.position.rolls_left))
     return out
+
+
+def practice_positions(
+    games: Iterable[tuple[Game, Iterable[int], str]],
+    solved: Iterable[str] = (),
+    *,
+    bot_source: str = "easy bot, seed {seed}",
+    bot_games: int = 1000,
+) -> Iterator[Mistake]:
+    """Positions to practise, costliest first and each once: the decisions of the seats
+    given with each game (``(game, seats, source)``: a player's own), then every other
+    seat's in those games, then the ``easy`` bot's games (seeds 0 to ``bot_games`` - 1, named
+    by ``bot_source``), so a new player has some too. Positions in ``solved`` (their keys)
+    are left out.
+
+    >>> from yacht.bots import play_game
+    >>> game = play_game(["easy", "greedy"], seed=2)
+    >>> found = practice_positions([(game, [1], "game 1")])
+    >>> first = next(found)
+    >>> first.name, first.position.source, first.loss == mistakes(game, players=[1])[0].loss
+    ('greedy', 'game 1', True)
+    """
+    from yacht.bots import play_game
+
+    seen = set(solved)
+    listed = [(g, set(own), where) for g, own, where in games]
+
+    def fresh(found: Iterable[Mistake]) -> Iterator[Mistake]:
+        for m in found:
+            if m.position.key() not in seen:
+                seen.add(m.position.key())
+                yield m
+
+    own = [m for g, seats, where in listed for m in mistakes(g, players=seats, source=where)]
+    yield from fresh(sorted(own, key=lambda m: -m.loss))
+    others = [
+        m
+        for g, seats, where in listed
+        for m in mistakes(g, players=set(range(len(g.players))) - seats, source=where)
+    ]
+    yield from fresh(sorted(others, key=lambda m: -m.loss))
+    for seed in range(bot_games):
+        game = play_game(["easy"], seed=seed)
+        yield from fresh(mistakes(game, source=bot_source.format(seed=seed)))
 
 
 def position_at(
