@@ -46,6 +46,7 @@ COMMANDS: tuple[str, ...] = (
     "yacht.cli.training",  # practice, proficiency
     "yacht.cli.records",  # history, replay
     "yacht.cli.web",  # serve, verify
+    "yacht.cli.daily",  # daily
     "yacht.cli.db",  # db upgrade, downgrade, current
     "yacht.cli.admin",  # admin tables, names, games
     "yacht.cli.loadtest",  # loadtest
