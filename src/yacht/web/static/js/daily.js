@@ -256,6 +256,18 @@ async function main() {
     const box = event.target.closest("button[data-score]");
     if (box) score(box.dataset.score);
   });
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.target.closest("input, select, textarea")) return;
+    if (!game || game.status === "finished" || $("#daily-board").hidden || busy) return;
+    const key = event.key.toLowerCase();
+    if (key === " " && event.target.closest("button")) return; // the button's own press
+    if (key >= "1" && key <= "5") {
+      $("#dice").querySelectorAll("button")[Number(key) - 1].click();
+    } else if ((key === "r" || key === " ") && !$("#roll").disabled) {
+      event.preventDefault();
+      $("#roll").click();
+    }
+  });
   $("#share").addEventListener("click", async () => {
     const text = shareText();
     try {
