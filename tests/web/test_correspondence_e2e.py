@@ -11,7 +11,7 @@ import httpx
 from playwright.sync_api import expect
 
 from .live import LiveServer
-from .pages import PHONE, Pages, shot
+from .pages import PHONE, Pages, serious_violations, shot
 
 
 def test_a_move_made_and_the_tab_closed_shows_in_the_other_players_inbox_and_title(
@@ -56,6 +56,7 @@ def test_a_move_made_and_the_tab_closed_shows_in_the_other_players_inbox_and_tit
     bob.check("#turn-sound")
     assert bob.evaluate("localStorage.getItem('yacht:turn-sound')") == "on"
     shot(bob, "correspondence-inbox-phone")
+    assert serious_violations(bob) == []  # axe: the inbox page as a screen reader meets it
     game.locator("a").click()
     bob.wait_for_url(re.compile(f"/t/{code}$"))
     expect(bob.locator("#roll")).to_be_enabled()  # his seat, his move

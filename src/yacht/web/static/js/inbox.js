@@ -105,6 +105,8 @@ function showCount(n) {
     badge.textContent = n ? String(n) : "";
     badge.hidden = !n;
   }
+  // the table page's header has no room to spare on a phone: its link shows only with a count
+  for (const link of document.querySelectorAll("[data-inbox-link]")) link.hidden = !n;
   retitle();
   badgeIcon(n);
 }
