@@ -154,3 +154,8 @@ class YachtApp(App[None]):
 
     def new_setup(self) -> None:
         self.show_setup(self.config)
+
+    def practice(self, lang: str) -> None:
+        from yacht.tui.screens.practice import PracticeScreen
+
+        self.push_screen(PracticeScreen(self.data_dir, lang))

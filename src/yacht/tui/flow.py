@@ -30,3 +30,6 @@ class Flow(Protocol):
 
     def new_setup(self) -> None:
         """The setup screen in place of this one, filled in from the last table."""
+
+    def practice(self, lang: str) -> None:
+        """Practice on the costliest decisions of finished games, over this screen."""

@@ -124,6 +124,7 @@ class SetupScreen(SizeGuard):
                 yield Button(_("Start"), id="start", variant="primary", compact=True)
                 if self.saved:
                     yield Button(_("Resume"), id="resume", variant="success", compact=True)
+                yield Button(_("Practice"), id="practice", compact=True)
                 yield Button(_("Quit"), id="quit", compact=True)
             yield Static(escape(self.saved or ""), id="saved-line")
             yield Static("", id="setup-error")
@@ -211,6 +212,10 @@ class SetupScreen(SizeGuard):
     @on(Button.Pressed, "#resume")
     def resume_pressed(self) -> None:
         self.flow.resume(self.lang)
+
+    @on(Button.Pressed, "#practice")
+    def practice_pressed(self) -> None:
+        self.flow.practice(str(self.query_one("#lang", Select).value))
 
     @on(Button.Pressed, "#quit")
     def quit_pressed(self) -> None:
