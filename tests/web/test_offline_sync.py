@@ -48,6 +48,7 @@ def test_an_offline_game_is_stored_once_and_counts_in_no_figure(web: Site) -> No
     with ThreadPoolExecutor(2) as pool:
         again = list(pool.map(lambda _: sync(ann, game).json()["games"][0], range(2)))
     assert {a["record"] for a in again} == {first["record"]}
+    assert {a["status"] for a in again} == {"already"}
 
     after = ann.get("/api/players/Ann").json()
     assert after["offline_games"] == 1

@@ -77,13 +77,15 @@ def store_games(engine: Engine, account: int, rows: Sequence[dict[str, Any]]) ->
             if _busy_day(c, account, row["finished_at"]):
                 out.append(("refused", None))
                 continue
-            c.execute(
+            done = c.execute(
                 dialect(_OFFLINE)
                 .values(account_id=account, **row)
                 .on_conflict_do_nothing(index_elements=["account_id", "client_id"])
             )
-            made = _found(c, account, row["client_id"])
-            out.append(("stored", made))
+            # no row inserted: another request stored the same game a moment before
+            out.append(
+                ("stored" if done.rowcount else "already", _found(c, account, row["client_id"]))
+            )
     return out
 
 
