@@ -22,10 +22,13 @@ from yacht.cli.text import NAME_SHOWN, number, option_text, rolls_left, shown
 from yacht.i18n import category_label, find_category, translator
 from yacht.rules import CATEGORIES, Category
 
-__all__ = ["MAX_COUNT", "parse_answer", "register"]
+__all__ = ["GAMES", "MAX_COUNT", "parse_answer", "register"]
 
 MAX_COUNT = 100
 """The most positions one ``yacht practice`` serves."""
+
+GAMES = 50
+"""Finished games of ``yacht history`` that positions are taken from (the newest)."""
 
 TEST_BOTS = ("random", "greedy", "easy", "medium", "hard", "optimal")
 """The bots that take the proficiency test (the others play to win a whole game)."""
@@ -195,7 +198,7 @@ def _records_games() -> Iterator[tuple[Any, set[int], str]]:
     if not path.exists():
         return
     records = Records(path)
-    for record in records.games(limit=200):
+    for record in records.games(limit=GAMES):
         humans = {i for i, kind in enumerate(record.kinds) if kind == "human"}
         yield record.game(), humans, _("game {id} in yacht history").format(id=record.id)
 
