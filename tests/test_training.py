@@ -302,6 +302,7 @@ def test_practice_serves_a_games_worst_decision_and_judges_the_answer(
     )
     assert status == 0
     assert "'nonsense' is not an option here; try again" in out
+    assert "Why:" in out  # and the coach's sentences under it
     assert f"dice {' '.join(map(str, worst.position.dice))}" in out
     assert "Your answer is the best." in out and "1 of 1 solved" in out
     book = PracticeBook.open(tmp_path / "data" / "practice.json")

@@ -87,6 +87,9 @@ def test_a_wrong_answer_costs_rating_and_says_what_it_gave_up(web: Site) -> None
     ).json()
     assert verdict["solved"] is False and verdict["rated"] is True
     assert verdict["loss"] == pytest.approx(worst.loss, abs=1e-6)
+    best_why, taken_why = worst.verdict.reasons()  # why, as the library says it
+    assert verdict["why"] == [r.to_json() for r in (*best_why, *taken_why)]
+    assert verdict["why"][-1]["code"].startswith(("vs_", "score_keeps_open"))
     assert verdict["after"]["shown"] < 1500
     taken = verdict["taken"]
     assert taken in verdict["options"] and taken["loss"] == pytest.approx(worst.loss, abs=1e-6)

@@ -5,6 +5,7 @@ page passes axe, with no script error (the pages fixture fails on any)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -54,6 +55,8 @@ def test_a_signed_in_player_solves_a_position_and_moves_on(
     expect(page.locator("#verdict-title")).to_have_text("Your answer is the best.")
     expect(page.locator("#rating-change")).to_contain_text("Practice rating: 1500? →")
     expect(page.locator("#options tr.best.taken")).to_have_count(1)
+    why = page.locator("#why li").first  # the coach's words, as yacht.coach writes them
+    expect(why).to_have_text(re.compile(r"^(Keep|Roll all five|Scoring) .+\.$"))
     assert serious_violations(page) == []
     second = served(page, lambda: page.click("#next"))
     assert second["key"] != first["key"]

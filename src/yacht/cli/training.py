@@ -186,6 +186,11 @@ def _verdict_text(verdict: Any) -> list[str]:
             f"{mark} {text:<{width}}  {number(o.expected, digits=3):>9}  "
             f"{number(max(0.0, lost), digits=2):>7}"
         )
+    from yacht.coach import reason_text
+
+    best, taken = verdict.reasons()
+    lines.append(_("Why:"))
+    lines.extend(f"    {reason_text(r.code, r.args, cli_language())}" for r in (*best, *taken))
     return lines
 
 

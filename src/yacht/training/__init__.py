@@ -39,6 +39,7 @@ from yacht.rules import (
     validate_dice,
 )
 from yacht.strategy import Hint, Option, hint
+from yacht.strategy.explain import Reason
 
 __all__ = [
     "PHASES",
@@ -206,6 +207,25 @@ class Verdict:
     @property
     def solved(self) -> bool:
         return self.loss < SOLVED
+
+    def reasons(self) -> tuple[tuple[Reason, ...], tuple[Reason, ...]]:
+        """Why, in exact numbers (:mod:`yacht.strategy.explain`, codes and arguments each face
+        writes as sentences): the best option's reasons, then the answer's (how it differs
+        from the best, this turn against later; none when the answer is the best).
+
+        >>> v = judge(Position("traditional", {}, (1, 2, 3, 4, 6), 2), category="choice")
+        >>> best, taken = v.reasons()
+        >>> [r.code for r in best], [r.code for r in taken]
+        (['keep_one'], ['vs_score'])
+        """
+        from yacht.strategy.explain import reasons_for
+
+        p = self.position
+        upper = sum(p.sheet.get(c, 0) for c in UPPER_CATEGORIES)
+        upper = upper if p.rules_obj.upper_bonus is not None else 0
+        choices = [self.best] if self.solved else [self.best, self.taken]
+        found = reasons_for(p.rules, list(p.sheet), p.dice, p.rolls_left, choices, upper=upper)
+        return found[0], (found[1] if len(found) > 1 else ())
 
     def to_json(self) -> dict[str, Any]:
         return {

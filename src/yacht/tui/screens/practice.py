@@ -121,11 +121,11 @@ class PracticeScreen(SizeGuard):
             where = self._("game {id} in the record book").format(id=record.id)
             yield record.game(), humans, where
 
-    async def loaded(
+    def loaded(
         self, book: PracticeBook, positions: Iterator[Mistake], first: Mistake | None
     ) -> None:
         self.book, self.positions = book, positions
-        await self.show(first)
+        self.call_later(self.show, first)
 
     def show_problem(self, text: str) -> None:
         self.query_one("#practice-where", Static).update(escape(text))
@@ -261,6 +261,11 @@ class PracticeScreen(SizeGuard):
             lost = format_number(max(0.0, verdict.best.expected - o.expected), self.lang, 2)
             expected = format_number(o.expected, self.lang, 2)
             lines.append(escape(f"{mark} {text:<{width}}  {expected:>7}  {lost:>6}"))
+        from yacht.coach import reason_text
+
+        best, taken = verdict.reasons()
+        lines.append(escape(_("Why:")))
+        lines.extend(escape(f"  {reason_text(r.code, r.args, self.lang)}") for r in (*best, *taken))
         lines.append(
             escape(
                 _("Practice rating: {before} → {after}").format(

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
+from yacht.web.protocol.messages import HintReason
 from yacht.web.protocol.views import Model
 
 __all__ = [
@@ -97,6 +98,10 @@ class PracticeVerdict(Model):
     taken: PracticeOption
     best: PracticeOption
     options: list[PracticeOption] = Field(description="the five best, and the answer's own")
+    why: list[HintReason] = Field(
+        description="why, in exact numbers: the best option's reasons, then the answer's "
+        "(how it differs from the best, this turn against later)"
+    )
     rated: bool = Field(description="the answer changed the ratings (a first answer, signed in)")
     before: PracticeRating | None
     after: PracticeRating | None

@@ -34,6 +34,7 @@ from yacht.strategy import Option
 from yacht.training import Mistake, Position, TrainingError, judge, mistakes, position_at
 from yacht.training.rating import Rated, rate
 from yacht.web.protocol.errors import TableError
+from yacht.web.protocol.messages import HintReason
 from yacht.web.protocol.practice import (
     PracticeAnswer,
     PracticeOption,
@@ -274,6 +275,8 @@ class PracticeService:
         shown = list(verdict.options[:SHOWN])
         if verdict.taken not in shown:
             shown.append(verdict.taken)
+        best_why, taken_why = await asyncio.to_thread(verdict.reasons)
+        why = [HintReason.model_validate(r.to_json()) for r in (*best_why, *taken_why)]
         return PracticeVerdict(
             key=position.key(),
             solved=verdict.solved,
@@ -281,6 +284,7 @@ class PracticeService:
             taken=_option(verdict.taken, verdict.best),
             best=_option(verdict.best, verdict.best),
             options=[_option(o, verdict.best) for o in shown],
+            why=why,
             rated=rated,
             before=before,
             after=after,

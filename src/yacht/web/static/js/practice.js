@@ -3,6 +3,7 @@
 // exact verdict. A guest's solved positions are kept in this browser and left out (an account's
 // are left out by the server); the next position is never one already shown on this visit.
 import { api, esc, signedIn, $ } from "./api.js";
+import { reasonText } from "./coach.js";
 import { dieSvg } from "./dice.js";
 import { categoryLabel, number, setupLanguages, t, tn } from "./i18n.js";
 import { errorText } from "./labels.js";
@@ -106,16 +107,18 @@ function renderVerdict() {
       return `<tr${cls ? ` class="${cls}"` : ""}><td>${esc(optionText(o))}</td><td class="num">${esc(number(o.expected, 2))}</td><td class="num">${esc(number(o.loss, 2))}</td></tr>`;
     })
     .join("");
+  $("#why").innerHTML = v.why.map((r) => `<li>${esc(reasonText(r))}</li>`).join("");
+  $("#why-box").hidden = v.why.length === 0;
   let change = "";
   if (v.after && v.rated) change = t("Practice rating: {before} → {after}", { before: ratingText(v.before), after: ratingText(v.after) });
   else if (v.after) change = t("You answered this position before: your rating stays {rating}.", { rating: ratingText(v.after) });
-  else change = t("Sign in to keep a practice rating.");
+  else change = t("Sign in to have a practice rating.");
   $("#rating-change").textContent = change;
 }
 
 function renderRating() {
   const r = (verdict && verdict.after) || (position && position.rating);
-  $("#rating").textContent = r ? t("Practice rating: {rating}", { rating: ratingText(r) }) : me ? "" : t("Sign in to keep a practice rating.");
+  $("#rating").textContent = r ? t("Practice rating: {rating}", { rating: ratingText(r) }) : me ? "" : t("Sign in to have a practice rating.");
 }
 
 function render() {
