@@ -89,6 +89,13 @@ def register(subs: Any) -> None:
         help=_("who starts: seat (the first name), roll-off or random"),
     )
     p.add_argument("--undo", action="store_true", help=_("house rule: allow taking back a score"))
+    p.add_argument(
+        "--coach",
+        type=decimal(0.1, 5),
+        default=None,
+        metavar=_("POINTS"),
+        help=_("live coach: warn before a move that loses more than POINTS (0.1 to 5)"),
+    )
     add_lang_option(p)
     p.add_argument("--resume", action="store_true", help=_("continue the saved game"))
     p.add_argument(
@@ -115,6 +122,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             return status
     lang = parse_language(args.lang) if args.lang else cli_language()  # yacht --lang X play
     _ = translator(lang).gettext
+    if args.coach is not None:
+        raise CommandError(_("--coach is for the full-screen game, not the line mode"))
     rules = parse_preset(args.rules)
     given = args.players if args.players is not None else _("Player")
     names = [n.strip() for n in given.split(",")]

@@ -186,8 +186,9 @@ def play_full_screen(args: argparse.Namespace) -> int:
     try:
         if names and args.players != "Player":
             config = config.with_seats([Seat(n) for n in names])
+        coach = getattr(args, "coach", None)
         config = TableConfig.from_json(
-            {**config.to_json(), "preset": args.rules, "undo": args.undo}
+            {**config.to_json(), "preset": args.rules, "undo": args.undo, "coach": coach}
         )
     except ValueError as e:
         raise CommandError.about(e) from None

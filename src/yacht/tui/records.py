@@ -172,9 +172,11 @@ class Records:
         *,
         finished_at: str | None = None,
         target: int | None = None,
+        coach: float | None = None,
     ) -> int:
         """Store a finished game; returns its id. A ``target`` score is kept in the game's
-        JSON (``"target"``), so its review rates by the chance of reaching it."""
+        JSON (``"target"``), so its review rates by the chance of reaching it; a game played
+        with the live coach on is marked so (``"coach"``: its threshold in points)."""
         if not game.finished:
             raise ValueError("only finished games go into the records")
         if [s.name for s in seats] != list(game.players):
@@ -184,6 +186,8 @@ class Records:
         data = game.to_json()
         if target is not None:
             data["target"] = target
+        if coach is not None:
+            data["coach"] = coach
         with self._connect() as db:
             cur = db.execute(
                 "INSERT INTO games (finished_at, preset, game) VALUES (?, ?, ?)",

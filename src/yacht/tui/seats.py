@@ -77,6 +77,10 @@ class Seat:
         return {"name": self.name, "kind": self.kind}
 
 
+COACH_LEAST, COACH_MOST = 0.1, 5.0
+"""The live coach's threshold: it warns before a move that loses more than this many points."""
+
+
 @dataclass(frozen=True)
 class TableConfig:
     """Everything the setup screen decides; saved with a game so a resume is exact."""
@@ -87,6 +91,7 @@ class TableConfig:
     hints: bool = True
     target: int | None = None
     undo: bool = False
+    coach: float | None = None  # the live coach's threshold in points (0.1-5), or off
 
     def __post_init__(self) -> None:
         self.validate()
@@ -106,6 +111,10 @@ class TableConfig:
             raise ValueError(f"unknown language {self.lang!r}")
         if self.target is not None and not 0 < self.target <= 400:
             raise ValueError(f"target score must be 1 to 400, got {self.target}")
+        if self.coach is not None and not COACH_LEAST <= self.coach <= COACH_MOST:
+            raise ValueError(
+                f"the live coach's threshold must be 0.1 to 5 points, got {self.coach}"
+            )
 
     @classmethod
     def default(cls, lang: str = "en") -> TableConfig:
@@ -135,6 +144,7 @@ class TableConfig:
             "hints": self.hints,
             "target": self.target,
             "undo": self.undo,
+            "coach": self.coach,
         }
 
     @classmethod
@@ -142,6 +152,7 @@ class TableConfig:
         try:
             seats = tuple(Seat(str(s["name"]), str(s["kind"])) for s in data["seats"])
             target = data.get("target")
+            coach = data.get("coach")
             return cls(
                 seats,
                 preset=str(data.get("preset", "traditional")),
@@ -149,6 +160,7 @@ class TableConfig:
                 hints=bool(data.get("hints", True)),
                 target=None if target is None else int(target),
                 undo=bool(data.get("undo", False)),
+                coach=None if coach is None else float(coach),
             )
         except (KeyError, TypeError) as e:
             raise ValueError(f"malformed table settings: {e!r}") from None

@@ -132,7 +132,9 @@ class Table:
         self.save()
         if self.game.finished and self.record_id is None:
             records = Records.open_default(self.folder)
-            self.record_id = records.add(self.game, self.seats, target=self.config.target)
+            self.record_id = records.add(
+                self.game, self.seats, target=self.config.target, coach=self.config.coach
+            )
         return event
 
     def bot_action(self) -> Action:

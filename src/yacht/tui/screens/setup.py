@@ -13,14 +13,23 @@ from textual.markup import escape
 from textual.widgets import Button, Checkbox, Input, Select, Static
 
 from yacht.game import MAX_PLAYERS
-from yacht.i18n import LANGUAGES
+from yacht.i18n import LANGUAGES, format_number
 from yacht.rules import preset_names
 from yacht.tui.flow import Flow
 from yacht.tui.keys import with_capitals, with_twins
 from yacht.tui.rules_text import preset_about, preset_label
 from yacht.tui.screens.dialogs import ChoiceScreen
 from yacht.tui.screens.size import SizeGuard
-from yacht.tui.seats import BOT_KINDS, HUMAN, Seat, TableConfig, default_name, kind_label
+from yacht.tui.seats import (
+    BOT_KINDS,
+    COACH_LEAST,
+    COACH_MOST,
+    HUMAN,
+    Seat,
+    TableConfig,
+    default_name,
+    kind_label,
+)
 from yacht.tui.text import gettext_for
 
 __all__ = ["SetupScreen"]
@@ -60,6 +69,14 @@ class PlayerRow(Horizontal):
     def seat_now(self) -> Seat:
         kind = self.query_one(".kind", Select).value
         return Seat(self.query_one(".name", Input).value.strip(), str(kind))
+
+
+def coach_points(text: str) -> float | None:
+    """The live coach's threshold typed on the setup screen (``1,5`` or ``1.5``), or None."""
+    try:
+        return float(text.strip().replace(",", ".")) if text.strip() else None
+    except ValueError:
+        return None
 
 
 class SetupScreen(SizeGuard):
@@ -120,6 +137,21 @@ class SetupScreen(SizeGuard):
                     compact=True,
                     id="target",
                 )
+            with Horizontal(classes="options"):
+                yield Static(escape(_("Live coach")), classes="option-label")
+                coach = "" if c.coach is None else format_number(c.coach, self.lang)
+                yield Input(
+                    coach,
+                    placeholder=_("off"),
+                    restrict=r"[0-9.,]*",
+                    max_length=4,
+                    compact=True,
+                    id="coach",
+                )
+                yield Static(
+                    escape(_("points a move may lose before it warns (0.1 to 5)")),
+                    classes="dim",
+                )
             with Horizontal(id="setup-buttons"):
                 yield Button(_("Start"), id="start", variant="primary", compact=True)
                 if self.saved:
@@ -158,6 +190,7 @@ class SetupScreen(SizeGuard):
             "hints": self.query_one("#hints", Checkbox).value,
             "undo": self.query_one("#undo", Checkbox).value,
             "target": int(target) if target.isdigit() else None,
+            "coach": coach_points(self.query_one("#coach", Input).value),
         }
 
     def problem(self) -> str | None:
@@ -171,6 +204,10 @@ class SetupScreen(SizeGuard):
         target = self.query_one("#target", Input).value.strip()
         if target and not (target.isdigit() and 1 <= int(target) <= 400):
             return _("The target score is a whole number from 1 to 400, or empty.")
+        coach = self.query_one("#coach", Input).value.strip()
+        points = coach_points(coach)
+        if coach and (points is None or not COACH_LEAST <= points <= COACH_MOST):
+            return _("The live coach's threshold is a number of points from 0.1 to 5, or empty.")
         return None
 
     # --- events --------------------------------------------------------------------------
@@ -286,5 +323,8 @@ class SetupScreen(SizeGuard):
             hints=form["hints"],
             target=form["target"] if form["target"] and form["target"] <= 400 else None,
             undo=form["undo"],
+            coach=form["coach"]
+            if form["coach"] and COACH_LEAST <= form["coach"] <= COACH_MOST
+            else None,
         )
         self.flow.show_setup(config)

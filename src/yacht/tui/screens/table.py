@@ -21,6 +21,7 @@ from textual.worker import get_current_worker
 
 from yacht.actions import Action, GameError, Hold, Roll, Score, Undo
 from yacht.game import Event, TurnView
+from yacht.i18n import format_number
 from yacht.rules import CATEGORIES, Category
 from yacht.tui.flow import Flow
 from yacht.tui.keys import bindings
@@ -36,7 +37,7 @@ from yacht.tui.widgets.panels import EventLog, HintPanel, KeyBar
 from yacht.tui.widgets.sheet import Sheet, SheetRow
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from yacht.strategy import Hint
     from yacht.strategy.explain import Reason
@@ -329,7 +330,56 @@ class TableScreen(SizeGuard):
             self.start_bots()
             return
         if not self.busy():
-            self.do(Roll())
+            self.coached(Roll(), lambda: self.do(Roll()))
+
+    def coached(self, action: Roll | Score, then: Callable[[], object]) -> None:
+        """With the live coach on, a roll or a score that loses more expected points than
+        the table's threshold asks first, naming the best move: Yes makes it anyway, No takes
+        it back (nothing is played). Otherwise ``then()`` at once."""
+        warning = self.coach_warning(action)
+        if warning is None:
+            then()
+            return
+
+        def answered(go_on: bool | None) -> None:
+            if go_on:
+                then()
+            else:
+                self.say(self._("Taken back: the move was not made."))
+
+        self.app.push_screen(ConfirmScreen(warning, self.table.config.lang), answered)
+
+    def coach_warning(self, action: Roll | Score) -> str | None:
+        """The live coach's question before ``action``, or None when it loses no more than
+        the threshold (expected points, as the hint alone at the table ranks them)."""
+        from yacht.strategy import hint_for_view
+        from yacht.tui.reviews import option_text
+
+        t = self.table
+        g = t.game
+        if t.config.coach is None or t.bot_to_play or g.finished or g.dice is None:
+            return None
+        view = g.view()
+        if isinstance(action, Roll):
+            keep = tuple(sorted(g.dice[p - 1] for p in g.held))
+            if view.rolls_left == 0 or len(keep) == 5:
+                return None
+            wanted: tuple[object, ...] = ("keep", keep)
+        else:
+            wanted = ("score", action.category)
+        h = hint_for_view(view)
+        taken = next(
+            o
+            for o in h.options
+            if (o.action, o.keep if o.action == "keep" else o.category) == wanted
+        )
+        loss = h.best.expected - taken.expected
+        if loss <= t.config.coach:
+            return None
+        return self._(
+            "Live coach: this move gives up {loss} of your expected total. "
+            "The best move is {best}. Make this move anyway?"
+        ).format(loss=format_number(loss, t.config.lang), best=option_text(h.best, t.config.lang))
 
     def action_cursor(self, delta: int) -> None:
         sheet = self.query_one(Sheet)
@@ -345,7 +395,8 @@ class TableScreen(SizeGuard):
         self.choose(category)
 
     def choose(self, category: Category) -> None:
-        """Score a category; a zero asks first."""
+        """Score a category; a costly move asks first with the live coach on, then a zero
+        asks too."""
         if self.busy():
             return
         action = Score(category)
@@ -353,6 +404,11 @@ class TableScreen(SizeGuard):
         if reason is not None:
             self.say(reason)
             return
+        self.coached(action, lambda: self.write(action))
+
+    def write(self, action: Score) -> None:
+        """Score, asking first before a zero."""
+        category = action.category
         if self.table.game.potential(category) == 0:
             question = self._("Score 0 in {category}? The box is then used up.").format(
                 category=self.table.label(category)
