@@ -386,16 +386,6 @@ class HintReason(_Model):
     )
 
 
-class HintReason(_Model):
-    code: str = Field(
-        description="which sentence (yacht.strategy.explain): keep_two, keep_one, keep_ends, "
-        "all_two, all_one, all_ends, score_now, vs_keep, vs_all, vs_score, score_keeps_open"
-    )
-    args: dict[str, int | float | str | list[int] | None] = Field(
-        description="the sentence's numbers (chances 0-1, points), category names and dice"
-    )
-
-
 class HintOption(_Model):
     action: Literal["keep", "score"]
     keep: list[int] | None = Field(description="the faces to keep before rolling again")
