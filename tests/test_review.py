@@ -219,6 +219,15 @@ def test_cli_review_json_and_text(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["review", str(path)]) == 0
     text = capsys.readouterr().out
     assert "Ann: total" in text and "turn 12, roll 1 [6 6 6 6 6]: keep 6 6 6 6" in text
+    assert "Scoring" not in text  # the reasons only with --explain
+    assert main(["review", str(path), "--explain", "--lang", "fi"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = next(i for i, line in enumerate(lines) if "[6 6 6 6 6]: pidä 6 6 6 6" in line)
+    assert (
+        lines[at + 1] == "      Kun merkitset nyt 50 kategoriaan Yacht, avoimiksi jäävien "
+        "kategorioiden odotusarvo on 0,0."
+    )
+    assert lines[at + 2].startswith("      Pidä 6 6 6 6: Yacht 31\xa0%:n todennäköisyydellä")
 
 
 @pytest.mark.parametrize(

@@ -58,6 +58,9 @@ def register(subs: Any) -> None:
     p.add_argument("file", metavar=_("GAME.json"), help=_("a game saved as JSON"))
     json_option(p)
     p.add_argument("--all", action="store_true", help=_("list every decision, not only mistakes"))
+    p.add_argument(
+        "--explain", action="store_true", help=_("say in words why the best option beat each one")
+    )
     add_lang_option(p)
     p.set_defaults(handler=cmd_review)
 
@@ -162,8 +165,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_review(args: argparse.Namespace) -> int:
     from yacht.cli.files import read_json
+    from yacht.coach import reason_text
     from yacht.game import Game
-    from yacht.review import review
+    from yacht.review import decision_reasons, review
 
     _ = cli_gettext()
     t = translator(cli_language())
@@ -230,4 +234,8 @@ def cmd_review(args: argparse.Namespace) -> int:
                 loss=lost(d.loss, d.points_loss),
             )
         )
+        if args.explain and not d.accurate:
+            best, taken = decision_reasons(game.rules, d)
+            for r in (*best, *taken):
+                print("      " + reason_text(r.code, r.args, cli_language()))
     return 0
