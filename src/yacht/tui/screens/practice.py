@@ -75,7 +75,7 @@ class PracticeScreen(SizeGuard):
 
     def compose(self) -> ComposeResult:
         _ = self._
-        with VerticalScroll(id="practice"):
+        with VerticalScroll(id="practice-page"):
             title = _("Practice")
             yield Static(f"[b]YACHT[/b] · {escape(title)}", id="practice-title")
             yield Static("", id="practice-rating")
