@@ -56,6 +56,7 @@ __all__ = [
     "decision_reasons",
     "measure_of",
     "review",
+    "settled",
 ]
 
 TOLERANCE = 1e-9
@@ -251,7 +252,7 @@ def review(game: Game | Mapping[str, Any], *, target: int | None = None) -> Revi
     sheets: list[dict[Category, int]] = [{} for _ in g.players]
     decisions: list[Decision] = []
     turn: list[Event] = []
-    for event in _settled(g.events):
+    for event in settled(g.events):
         turn.append(event)
         if isinstance(event.action, Score):
             decisions.extend(_rate_turn(g, sheets, event.player, turn, target))
@@ -309,7 +310,7 @@ def decision_reasons(
     return best, taken
 
 
-def _settled(events: Sequence[Event]) -> list[Event]:
+def settled(events: Sequence[Event]) -> list[Event]:
     """The events that stand: an undo removes the scoring it takes back (and itself)."""
     out: list[Event] = []
     for e in events:

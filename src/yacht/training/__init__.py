@@ -27,9 +27,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from yacht.actions import Hold, Roll, Score, Undo
+from yacht.actions import Hold, Roll, Score
 from yacht.errors import N_, YachtError
 from yacht.game import MAX_ROLLS, Event, Game
+from yacht.review import settled
 from yacht.rules import (
     CATEGORIES,
     UPPER_CATEGORIES,
@@ -430,25 +431,13 @@ def _decisions(
     wanted = set(range(len(game.players)) if players is None else players)
     sheets: list[dict[Category, int]] = [{} for _ in game.players]
     turn: list[Event] = []
-    for event in _settled(game.events):
+    for event in settled(game.events):
         turn.append(event)
         if isinstance(event.action, Score):
             if event.player in wanted:
                 yield from _turn(game, sheets[event.player], event.player, turn, source)
             sheets[event.player][event.action.category] = event.points or 0
             turn = []
-
-
-def _settled(events: Sequence[Event]) -> list[Event]:
-    """The events that stand: an undo removes the scoring it takes back (and itself)."""
-    out: list[Event] = []
-    for e in events:
-        if isinstance(e.action, Undo):
-            last = max(i for i, x in enumerate(out) if isinstance(x.action, Score))
-            del out[last]
-        else:
-            out.append(e)
-    return out
 
 
 def _turn(
