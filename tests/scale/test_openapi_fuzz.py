@@ -23,7 +23,7 @@ schema = schemathesis.pytest.from_fixture("api")
 
 
 @schema.parametrize()
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 def test_no_request_makes_a_server_error(case: Any) -> None:
     case.call_and_validate(checks=[not_a_server_error])
 
