@@ -21,10 +21,11 @@ practice) or from the fixed, versioned set of :mod:`yacht.training.proficiency`.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from yacht.actions import Hold, Roll, Score
@@ -97,7 +98,6 @@ class Position:
     dice: tuple[int, ...]
     rolls_left: int
     source: str = ""
-    _hint: list[Hint] = field(default_factory=list, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         try:
@@ -135,20 +135,20 @@ class Position:
 
     def hint(self) -> Hint:
         """Every option, best first, by expected points still to come (computed once)."""
-        if not self._hint:
-            rules = self.rules_obj
-            upper = sum(self.sheet.get(c, 0) for c in UPPER_CATEGORIES)
-            self._hint.append(
-                hint(
-                    rules,
-                    list(self.sheet),
-                    self.dice,
-                    self.rolls_left,
-                    upper=upper if rules.upper_bonus is not None else 0,
-                    banked=rules.total(self.sheet),
-                )
-            )
-        return self._hint[0]
+        return self._hint
+
+    @functools.cached_property
+    def _hint(self) -> Hint:
+        rules = self.rules_obj
+        upper = sum(self.sheet.get(c, 0) for c in UPPER_CATEGORIES)
+        return hint(
+            rules,
+            list(self.sheet),
+            self.dice,
+            self.rolls_left,
+            upper=upper if rules.upper_bonus is not None else 0,
+            banked=rules.total(self.sheet),
+        )
 
     def key(self) -> str:
         """The position as one line, the same for the same question wherever it comes from:

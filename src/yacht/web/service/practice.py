@@ -46,7 +46,6 @@ from yacht.web.protocol.practice import (
 from yacht.web.service.accounts import Account, Player
 from yacht.web.storage.accounts import AccountStore
 from yacht.web.storage.practice import (
-    RatingRow,
     game_states,
     own_games,
     plays_in,
@@ -77,10 +76,9 @@ _Mistakes = list[Mistake]
 _CACHE: LRUCache[tuple[str, int], _Mistakes] = LRUCache(maxsize=CACHED_GAMES)
 
 
-def _rating(row: RatingRow | Rated | None) -> PracticeRating | None:
-    if row is None:
+def _rating(rated: Rated | None) -> PracticeRating | None:
+    if rated is None:
         return None
-    rated = Rated(row.mu, row.sigma, row.attempts, row.solved)
     return PracticeRating(
         shown=rated.shown,
         provisional=rated.provisional,
@@ -130,40 +128,33 @@ def _ref(
     )
 
 
-def _pick(
-    own: list[tuple[int, int]],
-    public: list[int],
+def _from_games(
+    games: list[tuple[int, int | None]],
     states: dict[int, tuple[dict[str, Any], bool]],
     skip: set[str],
     rules: str | None,
-) -> tuple[Mistake, PracticeRef, bool]:
-    """The costliest unsolved decision: own games first, then public ones, then the bot's."""
-    mine = [
+) -> tuple[Mistake, PracticeRef] | None:
+    """The costliest unsolved decision of ``games`` (game id and the seat whose decisions
+    count, None: every seat), or None."""
+    found = [
         (m, _ref("game", m, game=gid))
-        for gid, seat in own
+        for gid, seat in games
         if gid in states
         for m in _game_mistakes(gid, states[gid][0])
-        if m.player == seat
+        if seat is None or m.player == seat
     ]
-    found = _first(mine, skip, rules)
-    if found is not None:
-        return found[0], found[1], True
-    theirs = [
-        (m, _ref("game", m, game=gid))
-        for gid in public
-        if gid in states and not states[gid][1]
-        for m in _game_mistakes(gid, states[gid][0])
-    ]
-    found = _first(theirs, skip, rules)
-    if found is not None:
-        return found[0], found[1], False
+    return _first(found, skip, rules)
+
+
+def _from_bot(skip: set[str], rules: str | None) -> tuple[Mistake, PracticeRef] | None:
+    """The costliest unsolved decision of the easy bot's games (traditional), seed 0 on."""
+    if rules not in (None, "traditional"):
+        return None
     for seed in range(BOT_SEEDS):
-        if rules not in (None, "traditional"):
-            break
         found = _first(((m, _ref("bot", m, seed=seed)) for m in _bot_mistakes(seed)), skip, None)
         if found is not None:
-            return found[0], found[1], False
-    raise TableError("not_found", "no position left to practise: all solved")
+            return found
+    return None
 
 
 def _option(o: Option, best: Option) -> PracticeOption:
@@ -197,9 +188,21 @@ class PracticeService:
             own = await self.store.run(own_games, player.id, OWN_GAMES)
             left_out |= await self.store.run(solved_keys, player.id)
             rating = _rating(await self.store.run(rating_of, player.id)) or _rating(Rated())
-        public = await self.store.run(public_games, PUBLIC_GAMES)
-        states = await self.store.run(game_states, [g for g, _ in own] + public)
-        mistake, ref, mine = await asyncio.to_thread(_pick, own, public, states, left_out, rules)
+        found = None
+        if own:  # the player's own games first; everyone's are read only when those run out
+            states = await self.store.run(game_states, [g for g, _ in own])
+            found = await asyncio.to_thread(_from_games, list(own), states, left_out, rules)
+        mine = found is not None
+        if found is None:
+            public = await self.store.run(public_games, PUBLIC_GAMES)
+            states = await self.store.run(game_states, public)
+            games: list[tuple[int, int | None]] = [(g, None) for g in public]
+            found = await asyncio.to_thread(_from_games, games, states, left_out, rules)
+        if found is None:
+            found = await asyncio.to_thread(_from_bot, left_out, rules)
+        if found is None:
+            raise TableError("not_found", "no position left to practise: all solved")
+        mistake, ref = found
         p = mistake.position
         return PracticePosition(
             ref=ref,
@@ -300,21 +303,6 @@ def _presets() -> list[str]:
     return list(preset_names())
 
 
-def _rate_rows(
-    player: RatingRow | None, position: RatingRow | None, solved: bool
-) -> tuple[RatingRow, RatingRow]:
-    me = (
-        Rated()
-        if player is None
-        else Rated(player.mu, player.sigma, player.attempts, player.solved)
-    )
-    it = (
-        Rated()
-        if position is None
-        else Rated(position.mu, position.sigma, position.attempts, position.solved)
-    )
-    me2, it2 = rate(me, it, solved)
-    return (
-        RatingRow(me2.mu, me2.sigma, me2.attempts, me2.solved),
-        RatingRow(it2.mu, it2.sigma, it2.attempts, it2.solved),
-    )
+def _rate_rows(player: Rated | None, position: Rated | None, solved: bool) -> tuple[Rated, Rated]:
+    """Both ratings after an answer; a player or position not rated yet starts new."""
+    return rate(player or Rated(), position or Rated(), solved)

@@ -36,6 +36,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column
 
+from yacht.training.rating import Rated
 from yacht.web.storage.models import Base, GameRow, PlayerGameRow, TableRow
 
 __all__ = [
@@ -43,8 +44,7 @@ __all__ = [
     "Answered",
     "PracticeAnswerRow",
     "PracticePositionRow",
-    "PracticeRatingRow",
-    "RatingRow",
+    "PracticeRated",
     "game_states",
     "own_games",
     "plays_in",
@@ -58,7 +58,7 @@ SOLVED_READ = 5000
 """An account's newest solved positions read to leave them out (older ones may come again)."""
 
 
-class PracticeRatingRow(Base):
+class PracticeRated(Base):
     """An account's practice rating (revision 0011)."""
 
     __tablename__ = "practice_ratings"
@@ -96,22 +96,12 @@ class PracticeAnswerRow(Base):
     answered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
-_RATINGS = cast(Table, PracticeRatingRow.__table__)
+_RATINGS = cast(Table, PracticeRated.__table__)
 _POSITIONS = cast(Table, PracticePositionRow.__table__)
 _ANSWERS = cast(Table, PracticeAnswerRow.__table__)
 _PLAYER_GAMES = cast(Table, PlayerGameRow.__table__)
 _GAMES = cast(Table, GameRow.__table__)
 _TABLES = cast(Table, TableRow.__table__)
-
-
-@dataclass(frozen=True)
-class RatingRow:
-    """A rating as stored: ``mu``, ``sigma``, answers, solved (None: not rated yet)."""
-
-    mu: float
-    sigma: float
-    attempts: int
-    solved: int
 
 
 def own_games(engine: Engine, account_id: int, limit: int) -> list[tuple[int, int]]:
@@ -178,10 +168,10 @@ def solved_keys(engine: Engine, account_id: int) -> set[str]:
         return {str(r.key) for r in c.execute(query)}
 
 
-def rating_of(engine: Engine, account_id: int) -> RatingRow | None:
+def rating_of(engine: Engine, account_id: int) -> Rated | None:
     with engine.connect() as c:
         row = c.execute(select(_RATINGS).where(_RATINGS.c.account_id == account_id)).first()
-    return None if row is None else RatingRow(row.mu, row.sigma, row.attempts, row.solved)
+    return None if row is None else Rated(row.mu, row.sigma, row.attempts, row.solved)
 
 
 @dataclass(frozen=True)
@@ -189,12 +179,12 @@ class Answered:
     """What an answer did: the ratings before and after (None when the account had answered
     this position before, so nothing was rated)."""
 
-    before: RatingRow | None
-    after: RatingRow | None
+    before: Rated | None
+    after: Rated | None
     first: bool
 
 
-Rate = Callable[[RatingRow | None, RatingRow | None, bool], tuple[RatingRow, RatingRow]]
+Rate = Callable[[Rated | None, Rated | None, bool], tuple[Rated, Rated]]
 """(player's rating, position's rating, solved) -> both after the answer (None: new)."""
 
 
@@ -242,7 +232,7 @@ def _record(
         before = (
             None
             if player is None
-            else RatingRow(player.mu, player.sigma, player.attempts, player.solved)
+            else Rated(player.mu, player.sigma, player.attempts, player.solved)
         )
         seen = c.execute(
             select(_ANSWERS.c.key).where(_ANSWERS.c.account_id == account_id, _ANSWERS.c.key == key)
@@ -253,7 +243,7 @@ def _record(
         it = (
             None
             if position is None
-            else RatingRow(position.mu, position.sigma, position.attempts, position.solved)
+            else Rated(position.mu, position.sigma, position.attempts, position.solved)
         )
         after, it_after = rate(before, it, solved)
         c.execute(
