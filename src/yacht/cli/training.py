@@ -204,8 +204,7 @@ def _records_games() -> Iterator[tuple[Any, set[int], str]]:
         return
     records = Records(path)
     for record in records.games(limit=GAMES):
-        humans = {i for i, kind in enumerate(record.kinds) if kind == "human"}
-        yield record.game(), humans, _("game {id} in yacht history").format(id=record.id)
+        yield record.game(), record.people, _("game {id} in yacht history").format(id=record.id)
 
 
 def _practice_positions(files: Sequence[str], solved: set[str]) -> Iterator[Any]:

@@ -121,6 +121,11 @@ class GameRecord:
     def seats(self) -> list[Seat]:
         return [Seat(n, k) for n, k in zip(self.names, self.kinds, strict=True)]
 
+    @property
+    def people(self) -> set[int]:
+        """The seats a person played (not a bot), from 0."""
+        return {i for i, seat in enumerate(self.seats) if not seat.is_bot}
+
 
 @dataclass(frozen=True)
 class HighScore:

@@ -117,9 +117,8 @@ class PracticeScreen(SizeGuard):
         except (OSError, sqlite3.Error):
             return
         for record in records:
-            humans = {i for i, kind in enumerate(record.kinds) if kind == "human"}
             where = self._("game {id} in the record book").format(id=record.id)
-            yield record.game(), humans, where
+            yield record.game(), record.people, where
 
     def loaded(
         self, book: PracticeBook, positions: Iterator[Mistake], first: Mistake | None
