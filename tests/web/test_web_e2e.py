@@ -126,11 +126,9 @@ def test_two_people_a_bot_and_a_spectator_play_a_whole_game(
     expect(spectator.locator(".review")).to_have_count(3, timeout=60_000)
     expect(spectator.locator("#results")).to_have_attribute("aria-busy", "false")
     spectator.locator(".review summary").first.click()  # every decision, fetched on demand
-    rows = spectator.locator(".review").first.locator("tbody tr:not(.why)")
+    rows = spectator.locator(".review").first.locator("tbody tr:not(.why)")  # not the coach's
     expect(rows).to_have_count(12, timeout=10_000)
-    # Ann rolled once a turn: one decision (the scoring) in each of 12 turns, and under her
-    # three costliest the coach's words
-    expect(spectator.locator(".review").first.locator("tbody tr.why")).to_have_count(3)
+    # Ann rolled once a turn: one decision (the scoring) in each of 12 turns
     # With opponents the review rates by the hint's measure, the chance of winning, not by
     # expected points.
     first = spectator.locator(".review").first
