@@ -17,7 +17,9 @@ NOW = datetime(2027, 3, 2, tzinfo=UTC)
 
 
 def test_first_answers_at_once_rate_once_each(pg_url: str) -> None:
-    Store(pg_url).migrate()
+    store = Store(pg_url)
+    store.migrate()
+    store.close()  # no connection of its own left for the database's drop at teardown
     engine = create_engine(pg_url, pool_size=8)
 
     def answer(account: int, key: str) -> bool:
