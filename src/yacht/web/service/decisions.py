@@ -120,6 +120,7 @@ def game_columns(table: TableRow, game: Game, ctx: Context, *, new_turn: bool) -
         "state": game.to_json(),
         "version": game.version,
         "status": "finished" if game.finished else "playing",
+        "summary": {"version": game.version, "round": game.round, "totals": game.totals},
     }
     if new_turn or game.finished:
         turn = table.turn_seconds

@@ -1,8 +1,11 @@
 """The inbox: every correspondence game waiting on a player, on all of an account's devices
 (the seats the account holds) and a guest's (the seats whose tokens the browser holds).
 
-It reads the indexed ``seats.deadline`` (one query), then each game as this process knows it
-(:meth:`~yacht.web.service.tables.TableService.latest`) for its round and scores.
+Two set-based queries give every row (:func:`yacht.web.storage.inbox.waiting_on`: the indexed
+``seats.deadline`` joined with the tables and the games' stored summaries, then the seats'
+names); no game is replayed or kept in the process's snapshot cache for it. Only a game whose
+summary an older server left behind (written before migration 0013, or by a process not yet
+redeployed) is read and replayed, and not kept.
 """
 
 from __future__ import annotations
@@ -18,6 +21,9 @@ from yacht.web.service.credentials import seat_token
 from yacht.web.service.decisions import hash_token
 from yacht.web.service.seats import MAX_CLAIMS
 from yacht.web.service.tables import TableService
+from yacht.web.storage.inbox import Waiting
+from yacht.web.storage.snapshots import decoded
+from yacht.web.storage.store import DAMAGE
 
 __all__ = ["inbox"]
 
@@ -39,38 +45,57 @@ async def inbox(
     rows = await service.store.awaiting_on(me, list(given))
     moment = service.clock()
     games = []
-    for code, seat, deadline, holder, token_hash, account_hash in rows:
-        token = given.get((code, seat))
-        mine = me is not None and holder == me
-        if not mine and not _holds(token, token_hash, account_hash):
+    for row in rows:
+        mine = me is not None and row.holder == me
+        if not mine and not _holds(given.get((row.code, row.seat)), *row.hashes):
             continue
-        try:
-            snap, game = await service.latest(code)
-        except TableError:  # deleted since
+        summed = await _summed(service, row)
+        if summed is None:  # deleted or over since
             continue
-        if game is None or game.finished or snap.table.move_days is None:
-            continue
-        totals = game.totals
+        round_, totals = summed
         games.append(
             InboxEntry(
-                code=code,
-                seat=seat,
-                token=seat_token(account.seat_key, code, seat) if mine and account else None,
-                preset=snap.table.preset,
-                rated=bool(snap.table.rated),
-                opponents=[s.name or "" for s in snap.seats if s.position != seat],
-                round=game.round,
+                code=row.code,
+                seat=row.seat,
+                token=seat_token(account.seat_key, row.code, row.seat)
+                if mine and account
+                else None,
+                preset=row.preset,
+                rated=row.rated,
+                opponents=[name or "" for i, name in enumerate(row.names) if i != row.seat],
+                round=round_,
                 rounds=len(CATEGORIES),
                 scores=[
-                    InboxScore(seat=s.position, name=s.name, total=totals[s.position])
-                    for s in snap.seats
+                    InboxScore(seat=i, name=name, total=totals[i] if i < len(totals) else 0)
+                    for i, name in enumerate(row.names)
                 ],
-                deadline=deadline,
-                seconds_left=max(0.0, deadline - moment),
-                move_days=snap.table.move_days,
+                deadline=row.deadline,
+                seconds_left=max(0.0, row.deadline - moment),
+                move_days=row.move_days,
             )
         )
     return Inbox(count=len(games), games=games)
+
+
+async def _summed(service: TableService, row: Waiting) -> tuple[int, list[int]] | None:
+    """The game's round and totals: from its stored summary, else (a row an older server
+    wrote) from the game itself, this process's entry if it has one, else read and replayed
+    here and not kept (a dormant game does not enter the snapshot cache)."""
+    if row.round is not None and row.totals is not None:
+        return row.round, row.totals
+    entry = service.cached(row.code)
+    if entry is None:
+        snap = await service.store.aload(row.code)
+        if snap is None:
+            return None
+        try:
+            entry = snap, decoded(snap)
+        except DAMAGE:
+            return None
+    snap, game = entry
+    if game is None or game.finished or snap.table.move_days is None:
+        return None
+    return game.round, game.totals
 
 
 def _holds(token: str | None, *hashes: str | None) -> bool:

@@ -1,25 +1,22 @@
-"""The correspondence tables' queries: the due deadlines, claimed by one process each, and the
-seats whose games wait on a player (the inbox).
+"""The correspondence tables' queries: the due deadlines, claimed by one process each (the
+inbox's are in :mod:`yacht.web.storage.inbox`).
 
-Both go by the indexed ``seats.deadline``: a correspondence game waiting on a person is the
-one row of its seats with a deadline, so neither reads a game's state to find them.
+They go by the indexed ``seats.deadline``: a correspondence game waiting on a person is the
+one row of its seats with a deadline, so no game's state is read to find them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from typing import cast
 
-from sqlalchemy import Engine, Table, and_, false, or_, select, update
+from sqlalchemy import Engine, Table, select, update
 
 from yacht.web.storage.models import SeatRow
 
-__all__ = ["DUE_BATCH", "INBOX_MAX", "claim_due", "waiting_on"]
+__all__ = ["DUE_BATCH", "claim_due"]
 
 DUE_BATCH = 50
 """Due deadlines one claim takes at most (the rest wait for the next look)."""
-INBOX_MAX = 200
-"""Games an inbox lists at most."""
 
 _SEATS = cast(Table, SeatRow.__table__)
 
@@ -57,39 +54,3 @@ def claim_due(
             if moved.rowcount:
                 taken.append((code, position))
     return taken
-
-
-def waiting_on(
-    engine: Engine,
-    account: int | None,
-    seats: Collection[tuple[str, int]],
-    limit: int = INBOX_MAX,
-) -> list[tuple[str, int, float, int | None, str | None, str | None]]:
-    """The seats with a deadline (a game waiting on a person) that ``account`` holds or that
-    are among ``seats`` (table code, position): code, position, deadline, the seat's account
-    and its two token hashes (the caller checks a guest's tokens against them), soonest
-    deadline first."""
-    held = [_SEATS.c.account_id == account] if account is not None else []
-    given = [
-        and_(_SEATS.c.table_code == code, _SEATS.c.position == position)
-        for code, position in sorted(set(seats))
-    ]
-    if not held and not given:
-        return []
-    query = (
-        select(
-            _SEATS.c.table_code,
-            _SEATS.c.position,
-            _SEATS.c.deadline,
-            _SEATS.c.account_id,
-            _SEATS.c.token_hash,
-            _SEATS.c.account_token_hash,
-        )
-        .where(
-            _SEATS.c.deadline.is_not(None), _SEATS.c.kind == "human", or_(false(), *held, *given)
-        )
-        .order_by(_SEATS.c.deadline, _SEATS.c.table_code)
-        .limit(limit)
-    )
-    with engine.connect() as c:
-        return [tuple(r) for r in c.execute(query).all()]

@@ -86,6 +86,8 @@ class TableRow(Base):
 
 class SeatRow(Base):
     __tablename__ = "seats"
+    # The inbox: an account's seats that a game waits on, without reading its other seats.
+    __table_args__ = (Index("ix_seats_account_deadline", "account_id", "deadline"),)
 
     table_code: Mapped[str] = mapped_column(
         String(16), ForeignKey("tables.code", ondelete="CASCADE"), primary_key=True
@@ -141,6 +143,10 @@ class GameRow(Base):
     rematch: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), default=None)
     # The wins per seat of the table's games before this one (a shared win counts for each).
     series: Mapped[list[int] | None] = mapped_column(JSON(none_as_null=True), default=None)
+    # What a list shows of the game without replaying ``state``, written with it by every
+    # change: ``{"version": v, "round": r, "totals": [...]}`` (the inbox reads it; one whose
+    # version is not the row's was written by an older server and is not trusted).
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), default=None)
 
 
 class BannedNameRow(Base):

@@ -52,7 +52,7 @@ from yacht.web.storage.store import TableSnapshot
 
 __all__ = ["PeerNotes", "note"]
 
-COLUMNS = frozenset({"state", "version", "status", "deadline"})
+COLUMNS = frozenset({"state", "version", "status", "deadline", "summary"})
 """The game columns a move may change for a note to be made of it (a finished game's
 ``finished_at`` is a time: its table is read as before)."""
 POSITION = ("drawn", "position")

@@ -36,7 +36,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session, sessionmaker
 
-from yacht.web.storage import correspondence, results
+from yacht.web.storage import correspondence, inbox, results
 from yacht.web.storage.changes import Change
 from yacht.web.storage.models import (
     BannedNameRow,
@@ -444,12 +444,10 @@ class Store:
 
     async def awaiting_on(
         self, account: int | None, seats: list[tuple[str, int]]
-    ) -> list[tuple[str, int, float, int | None, str | None, str | None]]:
-        """The seats of games waiting on a player (see
-        :func:`yacht.web.storage.correspondence.waiting_on`)."""
-        return await self._guard(
-            self._thread(correspondence.waiting_on, self.engine, account, seats)
-        )
+    ) -> list[inbox.Waiting]:
+        """The seats of games waiting on a player, with what the inbox shows of each (see
+        :func:`yacht.web.storage.inbox.waiting_on`)."""
+        return await self._guard(self._thread(inbox.waiting_on, self.engine, account, seats))
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
