@@ -35,6 +35,7 @@ from yacht.web.protocol.errors import TableError
 from yacht.web.protocol.messages import (
     ActionMessage,
     ClientMessage,
+    CoachMessage,
     ElsewhereMessage,
     ErrorMessage,
     HandToBotMessage,
@@ -212,6 +213,22 @@ class Connection:
         except TableError as e:
             await self.send(error_message(e, self.lang, msg.ref))
 
+    async def coach(self, msg: CoachMessage) -> None:
+        self.check_here(msg.seat)
+        await self.service.limits.take("hint", self.client)  # the coach is a hint
+        task = asyncio.create_task(self._coach(msg))
+        self.hints.add(task)
+        task.add_done_callback(self.hints.discard)
+
+    async def _coach(self, msg: CoachMessage) -> None:
+        try:
+            reply = await self.service.coach(self.code, msg)
+        except TableError as e:
+            await self.send(error_message(e, self.lang, msg.ref))
+        else:
+            if reply is not None:
+                await self.send(reply)
+
     async def hand_to_bot(self, msg: HandToBotMessage) -> None:
         await self.service.hand_to_bot(self.code, msg)
         if msg.seat == msg.by:
@@ -235,6 +252,7 @@ HANDLERS: dict[type[Any], Callable[[Connection, Any], Awaitable[BaseModel | None
     HelloMessage: Connection.hello,
     ActionMessage: Connection.action,
     HintMessage: Connection.hint,
+    CoachMessage: Connection.coach,
     HandToBotMessage: Connection.hand_to_bot,
     TakeBackMessage: Connection.take_back,
     SeedMessage: Connection.seed,

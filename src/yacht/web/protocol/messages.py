@@ -21,9 +21,11 @@ from pydantic import (
     AfterValidator,
     Field,
     StrictBool,
+    StrictFloat,
     StrictInt,
     StringConstraints,
     field_validator,
+    model_validator,
 )
 
 from yacht.actions import Action, Hold, Roll, Score
@@ -52,10 +54,14 @@ from yacht.web.protocol.views import (
 )
 
 __all__ = [
+    "COACH_RANGE",
     "ActionBody",
     "ActionMessage",
     "Catalog",
     "ClientMessage",
+    "CoachMessage",
+    "CoachReply",
+    "CoachThreshold",
     "Contribution",
     "CreateTable",
     "ElsewhereMessage",
@@ -247,10 +253,60 @@ class PingMessage(_Model):
     ref: Ref = None
 
 
+COACH_RANGE: dict[str, tuple[float, float]] = {"points": (0.1, 5.0), "win": (0.1, 10.0)}
+"""The live coach's thresholds: expected points (0.1 to 5, as the terminal's ``--coach``), or
+percentage points of the chance of winning (0.1 to 10, with opponents)."""
+
+
+class CoachThreshold(_Model):
+    """When the live coach warns: a move that loses more than ``value`` expected points
+    (``points``: 0.1 to 5), or more than ``value`` percentage points of the chance of
+    finishing first (``win``: 0.1 to 10, only at a table with opponents)."""
+
+    unit: Literal["points", "win"]
+    value: StrictFloat = Field(description="points, or percentage points of the chance of winning")
+
+    @model_validator(mode="after")
+    def _in_range(self) -> CoachThreshold:
+        least, most = COACH_RANGE[self.unit]
+        if not least <= self.value <= most:  # NaN fails too
+            unit = "points" if self.unit == "points" else "percentage points"
+            raise ValueError(f"the live coach's threshold is {least} to {most} {unit}")
+        return self
+
+
+class CoachMessage(_Model):
+    """Play game ``game`` with the live coach: the seat is marked in the game (its file says
+    so, everyone sees it, and a coached game is never rated; refused as ``hints_off`` where
+    the table plays without hints, as a rated table does). With ``action`` (a roll, with the
+    dice held now, or a score) and ``version``, also ask the coach about that move before
+    making it: answered by a ``coach`` message. Nothing is played."""
+
+    type: Literal["coach"] = "coach"
+    seat: SeatIndex
+    token: Token | None = None
+    game: StrictInt = Field(ge=1, description="the game's number at the table")
+    threshold: CoachThreshold
+    version: StrictInt | None = Field(
+        default=None, ge=0, description="with ``action``: the game version it is decided on"
+    )
+    action: Annotated[RollBody | ScoreBody, Field(discriminator="kind")] | None = Field(
+        default=None, description="the move to weigh: a roll or a score (none: only mark)"
+    )
+    ref: Ref = None
+
+    @model_validator(mode="after")
+    def _versioned(self) -> CoachMessage:
+        if self.action is not None and self.version is None:
+            raise ValueError("a move to weigh needs the game version it is decided on")
+        return self
+
+
 ClientMessage = Annotated[
     HelloMessage
     | ActionMessage
     | HintMessage
+    | CoachMessage
     | HandToBotMessage
     | TakeBackMessage
     | SeedMessage
@@ -426,6 +482,30 @@ class HintReply(_Model):
     ref: Ref = None
 
 
+class CoachReply(_Model):
+    """The live coach on a move before it is made: what it loses against the best move."""
+
+    type: Literal["coach"] = "coach"
+    seat: int
+    game: int
+    version: int
+    measure: Literal["points", "win"] = Field(
+        description="the threshold's unit: expected points, or the chance of finishing first"
+    )
+    loss: float = Field(
+        description="what the move gives up against the best: expected points, or (``win``) "
+        "the chance of finishing first, 0 to 1"
+    )
+    points_loss: float = Field(description="the expected points it gives up, in every measure")
+    warn: bool = Field(description="the loss is over the threshold: ask before making it")
+    best: HintOption = Field(description="the best move by the measure, with its reasons")
+    taken: HintOption | None = Field(
+        description="the move asked about, with its reasons (none: a roll holding all five "
+        "dice, which changes nothing but the rolls left)"
+    )
+    ref: Ref = None
+
+
 class WelcomeMessage(_Model):
     type: Literal["welcome"] = "welcome"
     seats: list[int] = Field(description="the seats whose tokens were accepted")
@@ -464,6 +544,7 @@ ServerMessage = Annotated[
     StateMessage
     | ErrorMessage
     | HintReply
+    | CoachReply
     | WelcomeMessage
     | PongMessage
     | NoticeMessage

@@ -16,6 +16,7 @@ from yacht.rules import Category
 
 __all__ = [
     "Catalog",
+    "CoachMark",
     "Contribution",
     "EventOut",
     "FairState",
@@ -121,6 +122,14 @@ class Watchers(Model):
     names: list[str] = Field(description="the names watchers gave, a few at most")
 
 
+class CoachMark(Model):
+    """A seat that plays this game with the live coach, and the threshold it last set."""
+
+    seat: int
+    unit: Literal["points", "win"]
+    value: float = Field(description="points, or percentage points of the chance of winning")
+
+
 class GameState(Model):
     id: int
     number: int
@@ -157,6 +166,10 @@ class GameState(Model):
     )
     rematch: RematchState | None = Field(
         default=None, description="the rematch proposed after this game, once it is over"
+    )
+    coach: list[CoachMark] = Field(
+        default_factory=list,
+        description="the seats playing this game with the live coach (never rated)",
     )
 
 

@@ -25,6 +25,7 @@ from yacht.web.protocol.messages import (
     TableState,
     TableSummary,
 )
+from yacht.web.service.coach import coached_seats
 from yacht.web.service.rematch import rematch_json, series
 from yacht.web.storage.models import GameRow, SeatRow, TableRow
 from yacht.web.storage.store import TableSnapshot
@@ -183,6 +184,7 @@ def game_json(row: GameRow, game: Game | None, seat_count: int, rules: Rules) ->
         commitment=row.commitment,
         server_seed=row.server_seed if finished else None,
         review=review_summary(row.review) if finished else None,
+        coach=coached_seats(row.coach),
     )
     return out
 
@@ -322,4 +324,6 @@ def public_game_json(row: GameRow, table: TableRow, game: Game) -> dict[str, Any
             ],
         }
     out["table"] = {"code": table.code, "game": row.number}
+    if row.coach:  # played with the live coach: never rated
+        out["coach"] = coached_seats(row.coach)
     return out

@@ -29,6 +29,8 @@ from yacht.web.edge.metrics import Metrics
 from yacht.web.protocol.errors import TableError
 from yacht.web.protocol.messages import (
     ActionMessage,
+    CoachMessage,
+    CoachReply,
     CreateTable,
     HandToBotMessage,
     HintMessage,
@@ -43,6 +45,7 @@ from yacht.web.protocol.messages import (
 )
 from yacht.web.protocol.names import name_key
 from yacht.web.service import bots, decisions, rematch
+from yacht.web.service import coach as live_coach
 from yacht.web.service.accounts import Account, AccountService, refusal
 from yacht.web.service.correspondence import DAY, WAITING_DAYS
 from yacht.web.service.credentials import seat_token
@@ -51,8 +54,10 @@ from yacht.web.service.hints import HintDesk
 from yacht.web.service.lobby import checked, opening_rows
 from yacht.web.service.notices import Notices
 from yacht.web.service.presence import Presence
+from yacht.web.service.push import Push
 from yacht.web.service.state import state_json, state_message
 from yacht.web.service.warmup import Warmup
+from yacht.web.service.workers import workers
 from yacht.web.settings import Settings
 from yacht.web.storage.changes import Change
 from yacht.web.storage.outage import Unavailable
@@ -97,6 +102,7 @@ class TableService:
         connects = Quota(burst=settings.connects_per_minute, every=every)
         self.limits = ClientLimits({**QUOTAS, "connect": connects})
         self.accounts = AccountService(store, settings, self.limits)
+        self.push = Push(store, settings, lambda: self.clock())  # notifications' outbox
         self._background: set[asyncio.Task[None]] = set()
         self._presence_due: set[str] = set()  # tables with a presence announcement coming
         self._presence_at: dict[str, float] = {}  # when each table's last one went out
@@ -220,6 +226,8 @@ class TableService:
                     continue
                 finally:
                     self.metrics.observe("database", time.perf_counter() - clock)
+                if change.notices:  # committed: the sender delivers them, not this move
+                    self.push.wake()
                 new = applied(snap, revision, change)
                 engine = change.engine
                 if engine is None and new.game.status != "waiting":  # a decision that did not
@@ -233,7 +241,18 @@ class TableService:
                 self.metrics.observe("publish", time.perf_counter() - clock)
                 break
         self.on_change(code, new, engine)
+        self._release(code)
         return state
+
+    def _release(self, code: str) -> None:
+        """Forget a dormant table no socket here watches: a correspondence game waiting on a
+        person (a seat with a deadline) is a row in the database until a socket opens it or
+        its deadline comes (the deadline query finds it), and costs this process no memory."""
+        if self.presence.watched(code):
+            return
+        entry = self._seen.get(code)
+        if entry is not None and any(s.deadline is not None for s in entry[0].seats):
+            self._seen.drop(code)
 
     async def _own(self, code: str, fresh: bool) -> tuple[TableSnapshot, Game | None, bool]:
         """The table to decide on, taken out of the cache (the decision may change its game):
@@ -265,6 +284,7 @@ class TableService:
         """Read the table and announce its state."""
         snap, game = await self.load(code)
         await self._announce(snap, game)
+        self._release(snap.table.code)  # e.g. the last socket's leaving, announced
 
     async def _announce(
         self, snap: TableSnapshot, game: Game | None, told: str | None = None
@@ -333,6 +353,42 @@ class TableService:
             options=[HintOption(**o) for o in reply["options"]],
             exact=reply["exact"],
             solved=reply.get("solved"),
+            ref=msg.ref,
+        )
+
+    async def coach(self, code: str, msg: CoachMessage) -> CoachReply | None:
+        """Mark the seat as playing with the live coach (one write, the first time or when its
+        threshold changes) and, with a move in ``msg``, weigh it (see
+        :mod:`~yacht.web.service.coach`); None when there was no move to weigh."""
+        snap, game = await self.latest(code)
+        if not live_coach.marked(snap, msg):
+            await self.change(code, lambda s, g: live_coach.mark(s, g, msg))
+            snap, game = await self.latest(code)
+        if msg.action is None:
+            live_coach.check(snap, game, msg)
+            return None
+        try:
+            game = live_coach.check(snap, game, msg)
+            move = live_coach.wanted(game, msg)
+        except TableError as e:
+            if e.code not in STALE | {"stale_version"}:
+                raise
+            snap, game = await self.load(code)  # the snapshot may be a move behind
+            game = live_coach.check(snap, game, msg)
+            move = live_coach.wanted(game, msg)
+        self.presence.seen(snap.table.code, [msg.seat])
+        unit = msg.threshold.unit
+        word = await workers().run(live_coach.weigh, bots.portable(game.view()), move, unit)
+        limit = msg.threshold.value / (100 if unit == "win" else 1)
+        return CoachReply(
+            seat=msg.seat,
+            game=msg.game,
+            version=game.version,
+            measure=unit,
+            warn=word["loss"] > limit,
+            **{k: word[k] for k in ("loss", "points_loss")},
+            best=HintOption(**word["best"]),
+            taken=None if word["taken"] is None else HintOption(**word["taken"]),
             ref=msg.ref,
         )
 
@@ -534,6 +590,7 @@ class TableService:
         """The connection no longer watches (closed, or took a seat)."""
         if self.presence.unwatch(code, connection):
             self._tell_presence(code)
+        self._release(code)
 
     def leave(self, code: str, seats: Collection[int]) -> None:
         """A connection holding ``seats`` closed: count them out, and tell the table if a
@@ -545,6 +602,7 @@ class TableService:
         before = self.connected(code)
         if self.presence.leave(code, seats) and self.connected(code) != before:
             self._tell_presence(code)
+        self._release(code)
 
     def _tell_presence(self, code: str) -> None:
         """Announce the table's state for a change of who is connected: at once unless one

@@ -143,6 +143,9 @@ class GameRow(Base):
     rematch: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), default=None)
     # The wins per seat of the table's games before this one (a shared win counts for each).
     series: Mapped[list[int] | None] = mapped_column(JSON(none_as_null=True), default=None)
+    # The seats playing this game with the live coach, each with the threshold it last set:
+    # {"0": {"unit": "points", "value": 1.0}} (None: nobody). Such a game is never rated.
+    coach: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), default=None)
     # What a list shows of the game without replaying ``state``, written with it by every
     # change: ``{"version": v, "round": r, "totals": [...]}`` (the inbox reads it; one whose
     # version is not the row's was written by an older server and is not trusted).

@@ -11,6 +11,8 @@ from yacht.web.edge.limits import client_key
 from yacht.web.protocol.errors import TableError
 from yacht.web.protocol.messages import (
     ActionMessage,
+    CoachMessage,
+    CoachReply,
     HandToBotMessage,
     HintMessage,
     HintReply,
@@ -55,6 +57,16 @@ async def act(code: Code, body: ActionMessage, service: Service) -> TableState:
 @router.post("/hint", tags=["play"], dependencies=[limit("hint")])
 async def hint(code: Code, body: HintMessage, service: Service) -> HintReply:
     return await service.hint(code, body)
+
+
+@router.post("/coach", tags=["play"], dependencies=[limit("hint")])
+async def coach(code: Code, body: CoachMessage, service: Service) -> CoachReply | TableState:
+    """The WebSocket ``coach`` message over HTTP: play this game with the live coach (the seat
+    is marked; refused as ``hints_off`` at a table without hints, as a rated one) and, with
+    ``action`` and ``version``, its word on that move before it is made (a ``coach`` reply);
+    without a move, the table's state."""
+    reply = await service.coach(code, body)
+    return reply if reply is not None else await service.state(code)
 
 
 @router.post("/hand-to-bot", tags=["play"], dependencies=ACTION)
