@@ -54,7 +54,6 @@ from yacht.web.service.hints import HintDesk
 from yacht.web.service.lobby import checked, opening_rows
 from yacht.web.service.notices import Notices
 from yacht.web.service.presence import Presence
-from yacht.web.service.push import Push
 from yacht.web.service.state import state_json, state_message
 from yacht.web.service.warmup import Warmup
 from yacht.web.service.workers import workers
@@ -102,7 +101,6 @@ class TableService:
         connects = Quota(burst=settings.connects_per_minute, every=every)
         self.limits = ClientLimits({**QUOTAS, "connect": connects})
         self.accounts = AccountService(store, settings, self.limits)
-        self.push = Push(store, settings, lambda: self.clock())  # notifications' outbox
         self._background: set[asyncio.Task[None]] = set()
         self._presence_due: set[str] = set()  # tables with a presence announcement coming
         self._presence_at: dict[str, float] = {}  # when each table's last one went out
@@ -226,8 +224,6 @@ class TableService:
                     continue
                 finally:
                     self.metrics.observe("database", time.perf_counter() - clock)
-                if change.notices:  # committed: the sender delivers them, not this move
-                    self.push.wake()
                 new = applied(snap, revision, change)
                 engine = change.engine
                 if engine is None and new.game.status != "waiting":  # a decision that did not
@@ -241,18 +237,7 @@ class TableService:
                 self.metrics.observe("publish", time.perf_counter() - clock)
                 break
         self.on_change(code, new, engine)
-        self._release(code)
         return state
-
-    def _release(self, code: str) -> None:
-        """Forget a dormant table no socket here watches: a correspondence game waiting on a
-        person (a seat with a deadline) is a row in the database until a socket opens it or
-        its deadline comes (the deadline query finds it), and costs this process no memory."""
-        if self.presence.watched(code):
-            return
-        entry = self._seen.get(code)
-        if entry is not None and any(s.deadline is not None for s in entry[0].seats):
-            self._seen.drop(code)
 
     async def _own(self, code: str, fresh: bool) -> tuple[TableSnapshot, Game | None, bool]:
         """The table to decide on, taken out of the cache (the decision may change its game):
@@ -284,7 +269,6 @@ class TableService:
         """Read the table and announce its state."""
         snap, game = await self.load(code)
         await self._announce(snap, game)
-        self._release(snap.table.code)  # e.g. the last socket's leaving, announced
 
     async def _announce(
         self, snap: TableSnapshot, game: Game | None, told: str | None = None
@@ -590,7 +574,6 @@ class TableService:
         """The connection no longer watches (closed, or took a seat)."""
         if self.presence.unwatch(code, connection):
             self._tell_presence(code)
-        self._release(code)
 
     def leave(self, code: str, seats: Collection[int]) -> None:
         """A connection holding ``seats`` closed: count them out, and tell the table if a
@@ -602,7 +585,6 @@ class TableService:
         before = self.connected(code)
         if self.presence.leave(code, seats) and self.connected(code) != before:
             self._tell_presence(code)
-        self._release(code)
 
     def _tell_presence(self, code: str) -> None:
         """Announce the table's state for a change of who is connected: at once unless one
