@@ -123,6 +123,10 @@ class Presence:
     def connected(self, code: str) -> set[int]:
         return {seat for seat, n in self._live.get(code, Counter()).items() if n > 0}
 
+    def watched(self, code: str) -> bool:
+        """Whether a socket on this process holds a seat at the table or watches it."""
+        return bool(self.connected(code) or self._watching.get(code))
+
     def arrive(self, code: str, seats: Collection[int]) -> None:
         self._live.setdefault(code, Counter()).update(seats)
         self.seen(code, seats, force=True)

@@ -130,7 +130,11 @@ class TableService:
         and read it at once (a change may advance its game at the next ``await``).
         """
         entry = self.cached(code)
-        return entry if entry is not None else await self.load(code)
+        if entry is not None:
+            return entry
+        entry = await self.load(code)
+        self._release(entry[0].table.code)  # e.g. a driver's last look at a dormant game
+        return entry
 
     def cached(self, code: str) -> tuple[TableSnapshot, Game | None] | None:
         """This process's newest snapshot of the table, if it has one (no read), with the other
@@ -237,7 +241,18 @@ class TableService:
                 self.metrics.observe("publish", time.perf_counter() - clock)
                 break
         self.on_change(code, new, engine)
+        self._release(code)
         return state
+
+    def _release(self, code: str) -> None:
+        """Forget a dormant table no socket here watches: a correspondence game waiting on a
+        person (a seat with a deadline) is a row in the database until a socket opens it or
+        its deadline comes (the deadline query finds it), and costs this process no memory."""
+        if self.presence.watched(code):
+            return
+        entry = self._seen.get(code)
+        if entry is not None and any(s.deadline is not None for s in entry[0].seats):
+            self._seen.drop(code)
 
     async def _own(self, code: str, fresh: bool) -> tuple[TableSnapshot, Game | None, bool]:
         """The table to decide on, taken out of the cache (the decision may change its game):
@@ -269,6 +284,7 @@ class TableService:
         """Read the table and announce its state."""
         snap, game = await self.load(code)
         await self._announce(snap, game)
+        self._release(snap.table.code)  # e.g. the last socket's leaving, announced
 
     async def _announce(
         self, snap: TableSnapshot, game: Game | None, told: str | None = None
@@ -574,6 +590,7 @@ class TableService:
         """The connection no longer watches (closed, or took a seat)."""
         if self.presence.unwatch(code, connection):
             self._tell_presence(code)
+        self._release(code)
 
     def leave(self, code: str, seats: Collection[int]) -> None:
         """A connection holding ``seats`` closed: count them out, and tell the table if a
@@ -585,6 +602,7 @@ class TableService:
         before = self.connected(code)
         if self.presence.leave(code, seats) and self.connected(code) != before:
             self._tell_presence(code)
+        self._release(code)
 
     def _tell_presence(self, code: str) -> None:
         """Announce the table's state for a change of who is connected: at once unless one
