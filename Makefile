@@ -111,6 +111,7 @@ YACHT_SOURCES := src/yacht/errors.py src/yacht/rules.py src/yacht/scorers.py src
 	src/yacht/game_json.py src/yacht/game.py src/yacht/review.py src/yacht/skill.py src/yacht/strategy/errors.py \
 	src/yacht/coach.py src/yacht/training/__init__.py \
 	src/yacht/bots/base.py src/yacht/web/service/fairness.py src/yacht/web/service/accounts.py \
+	src/yacht/web/service/push.py \
 	$(filter-out src/yacht/cli/tui.py,$(wildcard src/yacht/cli/*.py))
 TUI_SOURCES := src/yacht/tui src/yacht/cli/tui.py
 WEB_SOURCES := src/yacht/web/static

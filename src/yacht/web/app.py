@@ -105,6 +105,8 @@ def create_app(
             asyncio.create_task(service.presence.refresh()),
             asyncio.create_task(deadlines.watch()),
         ]
+        if settings.push_send:  # Web Push: this process delivers the outbox too
+            chores.append(asyncio.create_task(service.push.watch()))
         try:
             yield
         finally:

@@ -111,6 +111,18 @@ class Settings(BaseSettings):
     metrics_allow: str = "127.0.0.1,::1"
     # days a signed-in browser's session lasts without a request (accounts: docs/web/accounts.md)
     session_days: float = Field(default=30.0, gt=0)
+    # Web Push (docs/web/notifications.md): the push services' hosts the server may post to,
+    # comma-separated ("*.push.apple.com": any name under it); https on port 443 only
+    push_hosts: str = (
+        "fcm.googleapis.com,updates.push.services.mozilla.com,*.push.apple.com,*.notify.windows.com"
+    )
+    # also endpoints on this machine (http or https, any port): for tests, never in production
+    push_loopback: bool = False
+    # the VAPID "sub" the push services may write to (mailto: or https:; "": the public URL)
+    push_contact: str = ""
+    push_send: bool = True  # this process delivers the outbox (off: it only writes to it)
+    push_timeout: float = Field(default=10.0, gt=0)  # s one delivery may take
+    push_lease: float = Field(default=60.0, gt=0)  # s a claimed message is this process's
     # The path behind a reverse proxy (/yacht for https://example.org/yacht/; "": the root).
     root_path: str = Field(default="", pattern=r"^(/[A-Za-z0-9._~-]+)*$")
 

@@ -153,6 +153,7 @@ QUOTAS: dict[str, Quota] = {
     "sync": Quota(burst=10, every=30.0),  # offline games sent (up to 10 a request)
     "inbox": Quota(burst=30, every=10.0),  # inbox looks (a page polls one a minute at most)
     "practice": Quota(burst=30, every=2.0),  # practice positions asked for and answered
+    "push": Quota(burst=10, every=30.0),  # Web Push subscriptions made, changed and deleted
 }
 LOCAL = frozenset({"127.0.0.1", "::1"})
 """Clients on the server's own machine: its operator (load tests, health checks), to whom the
@@ -252,6 +253,7 @@ _WHAT = {
     "sync": "offline game syncs",
     "inbox": "inbox looks",
     "practice": "practice requests",
+    "push": "push subscription changes",
 }
 
 

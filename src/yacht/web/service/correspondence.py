@@ -20,7 +20,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from yacht.game import Game
-from yacht.web.storage.changes import Change
+from yacht.web.storage.changes import Change, Notice
 from yacht.web.storage.models import SeatRow, TableRow
 
 __all__ = [
@@ -78,10 +78,21 @@ def clock_seats(
     """On a correspondence table, put the deadline on the seat the game waits on (a person's)
     and take it off every other, into ``change.seats``; ``new_turn``: a turn has just begun,
     so the seat to act gets a full time per move even when it held a deadline already (a game
-    of one). The seats' columns already in ``change`` count (a bot handed back, taken back)."""
+    of one). The seats' columns already in ``change`` count (a bot handed back, taken back).
+
+    The Web Push messages go into ``change.notices`` here too: "your turn" to the account of a
+    seat the game comes to (not to a player of a game of one, whose turn never leaves them),
+    and "game over" to every seat's account when ``change`` ends the game."""
     seconds = move_seconds(table)
     if seconds is None:
         return
+    if game is not None and game.finished and "finished_at" in change.game:
+        number = change.new_game.number if change.new_game else table.game_number
+        change.notices += [
+            Notice("end", row.account_id, f"{table.code}-{number}-end", now)
+            for row in seats
+            if row.account_id is not None
+        ]
     for row in seats:
         columns = change.seats.get(row.position, {})
         kind = columns.get("kind", row.kind)
@@ -94,6 +105,10 @@ def clock_seats(
         )
         if waits and (held is None or new_turn):
             change.seats[row.position] = {**columns, "deadline": now + seconds}
+            account = columns.get("account_id", row.account_id)
+            if held is None and account is not None:  # the turn comes to them: tell them
+                tag = f"{table.code}-{row.position}-{int(now + seconds)}"
+                change.notices.append(Notice("turn", account, tag, now))
         elif not waits and held is not None:
             change.seats[row.position] = {**columns, "deadline": None}
 

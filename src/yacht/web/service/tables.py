@@ -54,6 +54,7 @@ from yacht.web.service.hints import HintDesk
 from yacht.web.service.lobby import checked, opening_rows
 from yacht.web.service.notices import Notices
 from yacht.web.service.presence import Presence
+from yacht.web.service.push import Push
 from yacht.web.service.state import state_json, state_message
 from yacht.web.service.warmup import Warmup
 from yacht.web.service.workers import workers
@@ -101,6 +102,7 @@ class TableService:
         connects = Quota(burst=settings.connects_per_minute, every=every)
         self.limits = ClientLimits({**QUOTAS, "connect": connects})
         self.accounts = AccountService(store, settings, self.limits)
+        self.push = Push(store, settings, lambda: self.clock())  # notifications' outbox
         self._background: set[asyncio.Task[None]] = set()
         self._presence_due: set[str] = set()  # tables with a presence announcement coming
         self._presence_at: dict[str, float] = {}  # when each table's last one went out
@@ -228,6 +230,8 @@ class TableService:
                     continue
                 finally:
                     self.metrics.observe("database", time.perf_counter() - clock)
+                if change.notices:  # committed: the sender delivers them, not this move
+                    self.push.wake()
                 new = applied(snap, revision, change)
                 engine = change.engine
                 if engine is None and new.game.status != "waiting":  # a decision that did not

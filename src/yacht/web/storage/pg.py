@@ -41,7 +41,7 @@ from typing import Any, cast
 import orjson
 from sqlalchemy.engine import make_url
 
-from yacht.web.storage import results
+from yacht.web.storage import push, results
 from yacht.web.storage.changes import Change
 from yacht.web.storage.models import GameRow, SeatRow, TableRow, columns_of, snapshot_row
 from yacht.web.storage.outage import Unavailable, gone, unsent
@@ -303,6 +303,8 @@ class Direct:
                         )
                     if change.reviewed:
                         await results.write_review_pg(connection, game_id, game["review"])
+                if change.notices:  # Web Push messages, in the move's transaction
+                    await push.enqueue_pg(connection, code, change.notices)
                 if new_game is not None:
                     columns = {k: getattr(new_game, k) for k in GAME_COLUMNS if k != "id"}
                     names = ", ".join(columns)

@@ -627,6 +627,10 @@ class Store:
                     results.write(c, change.finish, ended, code, cast(int, number), now())
                 if change.reviewed:
                     results.write_review(c, ended, game["review"])
+            if change.notices:  # Web Push messages: in the move's transaction, so none is lost
+                from yacht.web.storage.push import enqueue
+
+                enqueue(c, code, change.notices)
             if new_game is not None:
                 columns = {k: getattr(new_game, k) for k in _GAME_COLUMNS if k != "id"}
                 key = c.execute(insert(_GAMES).values(**columns)).inserted_primary_key

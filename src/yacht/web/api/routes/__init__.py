@@ -1,6 +1,7 @@
 """REST endpoints under ``/api``, one module per resource: the lobby, a table (seats and play),
 finished games, the page's texts, accounts (optional), offline games synced, players'
-profiles and leaderboards, the inbox of correspondence games, the daily game, and practice.
+profiles and leaderboards, the inbox of correspondence games, the daily game, practice, and
+Web Push subscriptions.
 
 The in-game endpoints take exactly the WebSocket messages (``ActionMessage``, ``HintMessage``,
 ...), so the OpenAPI document describes them and a client without WebSockets can play too.
@@ -20,6 +21,7 @@ from yacht.web.api.routes import (
     offline,
     players,
     practice,
+    push,
     tables,
     texts,
 )
@@ -27,5 +29,17 @@ from yacht.web.api.routes import (
 __all__ = ["router"]
 
 router = APIRouter(prefix="/api", responses=ERRORS)
-for part in (lobby, tables, games, texts, accounts, offline, players, inbox, daily, practice):
+for part in (
+    lobby,
+    tables,
+    games,
+    texts,
+    accounts,
+    offline,
+    players,
+    inbox,
+    daily,
+    practice,
+    push,
+):
     router.include_router(part.router)
