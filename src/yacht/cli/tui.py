@@ -34,7 +34,7 @@ from yacht.tui.replay import replay_text
 from yacht.tui.rules_text import preset_label
 from yacht.tui.text import gettext_for
 
-__all__ = ["cmd_history", "cmd_replay", "play_full_screen"]
+__all__ = ["cmd_history", "cmd_replay", "daily_full_screen", "play_full_screen"]
 
 
 def _lang(args: argparse.Namespace) -> str:
@@ -214,4 +214,22 @@ def play_full_screen(args: argparse.Namespace) -> int:
     ).run()
     if save_path(folder).exists():
         print(_("Game saved. Continue it with: yacht play --resume"))
+    return 0
+
+
+def daily_full_screen(args: argparse.Namespace) -> int:
+    """``yacht daily`` in a terminal: the terminal game's Daily screen, alone."""
+    from yacht.rules import RulesError, rules_by_name
+
+    lang = _lang(args)
+    try:
+        preset = rules_by_name(args.rules).name
+    except RulesError as e:
+        raise CommandError.about(e) from None
+    _need_terminal()
+    from yacht.tui.app import YachtApp
+    from yacht.tui.seats import TableConfig
+
+    config = TableConfig.default(lang)
+    YachtApp(config, data_dir=data_dir(), lang=lang, daily_server=args.server, daily=preset).run()
     return 0

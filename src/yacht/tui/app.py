@@ -52,8 +52,14 @@ class YachtApp(App[None]):
         resume: bool = False,
         lang: str | None = None,
         motion: bool = False,
+        daily_server: str | None = None,
+        daily: str | None = None,
     ) -> None:
         super().__init__()
+        # the daily game's server (the local yacht serve by default); ``daily``, a preset:
+        # open its daily game at once, as the app's only screen (yacht daily)
+        self.daily_server = daily_server
+        self.start_with_daily = daily
         self.motion = motion  # the roll animation (``yacht play`` turns it on)
         self.data_dir = data_dir if data_dir is not None else default_data_dir()
         self.config = config or TableConfig.default(lang or detect_language())
@@ -64,7 +70,9 @@ class YachtApp(App[None]):
         self.table: Table | None = None
 
     def on_mount(self) -> None:
-        if self.start_with_resume:
+        if self.start_with_daily is not None:
+            self.daily(self.config.lang, self.start_with_daily, alone=True)
+        elif self.start_with_resume:
             self.resume()
         else:
             self.push_screen(self.setup_screen(self.config))
@@ -159,3 +167,10 @@ class YachtApp(App[None]):
         from yacht.tui.screens.practice import PracticeScreen
 
         self.push_screen(PracticeScreen(self.data_dir, lang))
+
+    def daily(self, lang: str, preset: str, *, alone: bool = False) -> None:
+        from yacht.tui.daily import DEFAULT_SERVER
+        from yacht.tui.screens.daily import DailyScreen
+
+        url = self.daily_server or DEFAULT_SERVER
+        self.push_screen(DailyScreen(url, preset, lang, self.data_dir, alone=alone))

@@ -33,3 +33,6 @@ class Flow(Protocol):
 
     def practice(self, lang: str) -> None:
         """Practice on the costliest decisions of finished games, over this screen."""
+
+    def daily(self, lang: str, preset: str) -> None:
+        """Today's daily game of ``preset`` on the server, over this screen."""

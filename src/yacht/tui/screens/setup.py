@@ -157,6 +157,7 @@ class SetupScreen(SizeGuard):
                 if self.saved:
                     yield Button(_("Resume"), id="resume", variant="success", compact=True)
                 yield Button(_("Practice"), id="practice", compact=True)
+                yield Button(_("Daily game"), id="daily", compact=True)
                 yield Button(_("Quit"), id="quit", compact=True)
             yield Static(escape(self.saved or ""), id="saved-line")
             yield Static("", id="setup-error")
@@ -253,6 +254,11 @@ class SetupScreen(SizeGuard):
     @on(Button.Pressed, "#practice")
     def practice_pressed(self) -> None:
         self.flow.practice(str(self.query_one("#lang", Select).value))
+
+    @on(Button.Pressed, "#daily")
+    def daily_pressed(self) -> None:
+        lang = str(self.query_one("#lang", Select).value)
+        self.flow.daily(lang, str(self.query_one("#preset", Select).value))
 
     @on(Button.Pressed, "#quit")
     def quit_pressed(self) -> None:

@@ -48,7 +48,16 @@ from yacht.web.storage.accounts import AccountStore
 from yacht.web.storage.daily import Played
 from yacht.web.storage.store import Store
 
-__all__ = ["DailyService", "Day", "day_of", "day_seed", "figures", "optimal_total", "streak"]
+__all__ = [
+    "DailyService",
+    "Day",
+    "best_streak",
+    "day_of",
+    "day_seed",
+    "figures",
+    "optimal_total",
+    "streak",
+]
 
 GUEST_NAME = "Guest"
 OPTIMAL_DAYS = 30
@@ -102,6 +111,23 @@ def streak(days: list[str], today: str) -> int:
             break
         count, expected = count + 1, _shift(expected, -1)
     return count
+
+
+def best_streak(days: list[str]) -> int:
+    """The most consecutive UTC days in ``days`` (newest first, each once).
+
+    >>> best_streak(["2026-12-05", "2026-12-03", "2026-12-02", "2026-12-01"]), best_streak([])
+    (3, 0)
+    """
+    best = run = 0
+    for i, day in enumerate(days):
+        run = run + 1 if i and _shift(day, 1) == days[i - 1] else 1
+        best = max(best, run)
+    return best
+
+
+def _streaks(days: list[str], today: str) -> dict[str, int]:
+    return {"current": streak(days, today), "best": best_streak(days), "days": len(days)}
 
 
 @functools.cache
@@ -343,8 +369,26 @@ class DailyService:
             return None
         return streak(await self.db.run(rows.streak_days, player.id), self.today())
 
+    async def streaks(self, account: Account) -> dict[str, Any]:
+        """An account's daily streaks: the current one (as :func:`streak` counts it) and the
+        best, and the days played, over every preset (``current``, ``best``, ``days``) and
+        per preset (``presets``, the most played first)."""
+        played = await self.db.run(rows.played_days, account.id)
+        today = self.today()
+        every = sorted({day for day, _ in played}, reverse=True)
+        by_preset: dict[str, list[str]] = {}
+        for day, preset in played:
+            by_preset.setdefault(preset, []).append(day)
+        presets = [
+            {"preset": preset} | _streaks(days, today)
+            for preset, days in sorted(by_preset.items(), key=lambda p: (-len(p[1]), p[0]))
+        ]
+        return {"today": today} | _streaks(every, today) | {"presets": presets}
+
     def view(self, played: Played) -> dict[str, Any]:
-        """What the player sees of their attempt (never the seed)."""
+        """What the player sees of their attempt (never the seed): the figures a face shows,
+        and ``game``, the game file without its dice source (the dice rolled so far, which
+        :meth:`yacht.game.Game.from_json` rebuilds the game from; no future die is in it)."""
         game = Game.from_json(played.state)
         rules = game.rules
         sheet = game.sheet(0)
@@ -373,6 +417,8 @@ class DailyService:
             "skill": None if played.skill is None else round(played.skill, 3),
             "decisions": played.decisions,
             "loss": None if played.loss is None else round(played.loss, 2),
+            # the moves so far without the dice source: a face rebuilds the game from it
+            "game": game.to_json(include_dice_source=False),
         }
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "DailyGameRow",
     "DailySecretRow",
     "Played",
+    "played_days",
     "ranking",
     "row_by_id",
     "row_of",
@@ -263,3 +264,14 @@ def streak_days(engine: Engine, account_id: int, limit: int = 400) -> list[str]:
     )
     with engine.connect() as c:
         return [str(d) for d in c.execute(query).scalars()]
+
+
+def played_days(engine: Engine, account_id: int) -> list[tuple[str, str]]:
+    """The (day, preset) pairs of an account's finished daily games, newest first."""
+    query = (
+        select(_GAMES.c.day, _GAMES.c.preset)
+        .where(_GAMES.c.account_id == account_id, _GAMES.c.status == "finished")
+        .order_by(_GAMES.c.day.desc(), _GAMES.c.preset)
+    )
+    with engine.connect() as c:
+        return [(str(day), str(preset)) for day, preset in c.execute(query)]

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request, Response
 
-from yacht.web.api.deps import GameId, Player, limit
+from yacht.web.api.deps import GameId, Player, SignedIn, limit
 from yacht.web.protocol.daily import DailyMove, DailyStart
 from yacht.web.service.daily import DailyService
 
@@ -119,3 +119,13 @@ async def ranking(
     daily = _daily(request)
     mine = await daily.mine(preset, player, guest)
     return await daily.ranking(preset, day, mine)
+
+
+@router.get("/me/daily", tags=["accounts"])
+async def my_streaks(request: Request, account: SignedIn, response: Response) -> dict[str, Any]:
+    """The signed-in player's daily streaks, for their own profile: the current streak of
+    days in a row (up to today, or yesterday while today's game is not finished), the best
+    one and the days played, over every preset and per preset. Private: 401
+    ``unauthorized`` for a guest, and nobody can ask for another player's."""
+    response.headers["Cache-Control"] = "no-store"
+    return await _daily(request).streaks(account)

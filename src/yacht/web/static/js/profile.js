@@ -1,8 +1,10 @@
 // A player's profile (/@/{name}): per preset the figures over all their finished games, the skill
 // figure ("played like an N-point player") over the last reviewed games with the bots' marks,
 // the rating over its games, and their games at public tables with links to replay and review.
+// The player's own profile also shows their daily streaks (api/me/daily: private, so asked for
+// only when the signed-in player is the one shown).
 // The name comes from the address and every text from the server is escaped (esc, nameHtml).
-import { ApiError, api, esc, $ } from "./api.js";
+import { ApiError, api, esc, signedIn, $ } from "./api.js";
 import { language, number, percent, setupLanguages, t, tn } from "./i18n.js";
 import { levelLabel, presetLabel } from "./labels.js";
 import { nameHtml, tHtml } from "./markup.js";
@@ -14,6 +16,7 @@ let profile = null;
 let preset = null;
 let games = [];
 let next = null;
+let streaks = null;
 
 const ratingText = (r) => `${r.shown}${r.provisional ? "?" : ""}`; // no grouping: 1658, as lichess shows it
 
@@ -38,6 +41,25 @@ function renderFigures(p) {
     rows.push(figure(t("Rating"), `<strong class="rating">${esc(ratingText(p.rating))}</strong>`, note));
   }
   $("#figures").innerHTML = rows.join("");
+}
+
+function renderStreaks() {
+  $("#daily-card").hidden = !streaks;
+  if (!streaks) return;
+  $("#daily-figures").innerHTML = [
+    figure(t("Days in a row now"), esc(number(streaks.current))),
+    figure(t("Most days in a row"), esc(number(streaks.best))),
+    figure(t("Days played"), esc(number(streaks.days))),
+  ].join("");
+  const presets = streaks.presets || [];
+  $("#daily-presets-box").hidden = presets.length < 2; // one preset: the figures above are its
+  $("#daily-presets").innerHTML = presets
+    .map(
+      (p) =>
+        `<tr><td>${esc(presetLabel(p.preset))}</td><td class="num">${esc(number(p.current))}</td>` +
+        `<td class="num">${esc(number(p.best))}</td></tr>`,
+    )
+    .join("");
 }
 
 function renderSkill(p) {
@@ -135,6 +157,7 @@ function render() {
     $("#rating-card").hidden = true;
   }
   renderSkill(p || { skill: null });
+  renderStreaks();
   $("#games").innerHTML = gameRows();
   $("#more").hidden = !next;
   renderOffline();
@@ -166,6 +189,8 @@ async function main() {
     render();
   });
   $("#more").addEventListener("click", more);
+  const me = await signedIn();
+  if (me && me.name === profile.name) streaks = await api("api/me/daily").catch(() => null);
   render();
   $("#profile").removeAttribute("aria-busy");
   await more();

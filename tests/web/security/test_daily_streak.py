@@ -1,0 +1,39 @@
+"""The daily streaks are private: a guest is refused, a signed-in player reads only their own
+(no address names another player), and the public profile carries none."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from yacht.web.api.routes.daily import daily_service
+
+from ..account_helpers import Site, site
+from ..test_daily import Clock, in_thread, play_out, start
+
+
+@pytest.fixture
+def web(db: Path) -> Iterator[tuple[Site, Clock]]:
+    with site(db) as opened:
+        clock = Clock()
+        daily = daily_service(opened.app)
+        daily.clock, daily.work = clock, in_thread
+        yield opened, clock
+
+
+def test_only_the_player_reads_their_streak(web: tuple[Site, Clock]) -> None:
+    site_, _ = web
+    ann, bob, guest = site_.device(), site_.device("198.51.100.2"), site_.device("198.51.100.3")
+    ann.sign_up("Ann")
+    bob.sign_up("Bob")
+    play_out(ann, start(ann))
+    r = guest.get("/api/me/daily")
+    assert (r.status_code, r.json()["code"]) == (401, "unauthorized")
+    assert bob.get("/api/me/daily").json()["days"] == 0  # his own, never Ann's
+    assert ann.get("/api/me/daily").json()["days"] == 1
+    for asked in ("/api/me/daily?name=Ann", "/api/me/daily?account=1"):
+        assert bob.get(asked).json()["days"] == 0  # no parameter reaches another's
+    assert "streak" not in bob.get("/api/players/Ann").text
+    assert bob.post("/api/me/daily", {}).status_code == 405
