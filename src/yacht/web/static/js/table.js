@@ -8,6 +8,7 @@ import { errorText } from "./labels.js";
 import { S, code, controlling, seatsMine } from "./state.js";
 import { startInbox } from "./inbox.js";
 import { showLetters } from "./letters.js";
+import { closeWarning, coachAnswered, coached, coachForgets, renderCoachSetting, setupCoachSetting, syncCoach } from "./live-coach.js";
 import { helloSeats, movedElsewhere } from "./together.js";
 import { phone, render, renderHints } from "./view.js";
 
@@ -31,6 +32,7 @@ function connect() {
     setConnection(false);
     S.waiting = null;
     S.hintAsked = null; // its answer went with the socket
+    coachForgets();
     clearQueue();
     if (event.code === 4404) showMissing();
     else setTimeout(connect, backoff);
@@ -91,10 +93,13 @@ function receive(message) {
     }
     if (S.waiting === null) sentHeld = null;
     if (zeroAsked && (!before || before.game.version !== g.version)) closeZero(); // moved on
+    if (before && before.game.version !== g.version && $("#coach-warning").open) closeWarning(false, () => {});
     render(before);
+    renderCoachSetting();
     showLetters(before);
     flushQueue();
     contribute(S.table, S.mine, send);
+    syncCoach();
   } else if (message.type === "welcome") {
     tokens.keep(code, [...message.seats, ...S.elsewhere]); // played elsewhere, still ours
     S.mine = tokens.get(code);
@@ -105,6 +110,8 @@ function receive(message) {
     if (S.table && message.version === S.table.game.version) S.hint = message;
     renderHints();
     keepCardInView();
+  } else if (message.type === "coach") {
+    coachAnswered(message, toast, errorText);
   } else if (message.type === "elsewhere") {
     movedElsewhere(message);
     if (S.table) render(S.table);
@@ -112,6 +119,7 @@ function receive(message) {
     lacking[message.kind] = !message.ok;
     showConnection();
   } else if (message.type === "error") {
+    if (coachAnswered(message, toast, errorText)) return;
     if (S.hintAsked?.ref === message.ref) S.hintAsked = null;
     S.waiting = null;
     clearQueue();
@@ -191,7 +199,7 @@ function roll() {
   const g = S.table?.game;
   if (!g || g.rolls_left === 0 || controlling() === null) return;
   if (S.waiting !== null) queuedRoll = true;
-  else act({ kind: "roll" });
+  else coached({ kind: "roll" }, () => act({ kind: "roll" }));
 }
 
 function toggle(position) {
@@ -208,7 +216,12 @@ function toggle(position) {
 // the finger would otherwise spend a box for the rest of the game.
 let zeroAsked = null;
 
+// With the live coach on, a costly score asks first; then a zero asks too.
 function score(category) {
+  if (S.waiting === null) coached({ kind: "score", category }, () => scoreChecked(category));
+}
+
+function scoreChecked(category) {
   const g = S.table?.game;
   if (g && g.potentials?.[category] === 0 && controlling() !== null) {
     zeroAsked = category;
@@ -331,13 +344,15 @@ document.addEventListener("click", (event) => {
   else if (target.id === "hints-close") closeHints();
   else if (target.id === "zero-yes") closeZero(true);
   else if (target.id === "zero-no") closeZero();
+  else if (target.id === "coach-go") closeWarning(true, toast);
+  else if (target.id === "coach-back") closeWarning(false, toast);
   else if (target.id === "copy-link") {
     navigator.clipboard?.writeText($("#invite-link").value).then(() => toast(t("Link copied.")));
   }
 });
 
 document.addEventListener("keydown", (event) => {
-  if (event.ctrlKey || event.metaKey || event.altKey || $("#zero").open) return;
+  if (event.ctrlKey || event.metaKey || event.altKey || $("#zero").open || $("#coach-warning").open) return;
   if (event.key === "Escape" && S.hint) {
     closeHints();
     return;
@@ -362,10 +377,19 @@ async function main() {
     showConnection();
     drawSound();
     render(S.table);
+    renderCoachSetting();
   });
   drawSound();
   phone.addEventListener("change", () => render(S.table));
   $("#zero").addEventListener("close", () => (zeroAsked = null));
+  $("#coach-warning").addEventListener("cancel", (event) => {
+    event.preventDefault(); // Esc takes the move back, as the button does
+    closeWarning(false, toast);
+  });
+  setupCoachSetting(() => {
+    renderCoachSetting();
+    syncCoach();
+  });
   api("api/bots").then((levels) => (S.botLevels = levels)).catch(() => {});
   if (!code) {
     location.href = url("./");
