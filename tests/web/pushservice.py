@@ -13,6 +13,7 @@ import json
 import os
 import threading
 import time
+from contextlib import suppress
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -24,7 +25,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 STATUS = {"gone": 410, "missing": 404, "down": 503, "redirect": 302, "bad": 400}
-"""An endpoint whose path starts /<word>/ is answered so (the rest: 201 Created)."""
+"""An endpoint whose path starts /<word>/ is answered so (the rest: 201 Created); the first
+request to a /hold/ endpoint gets its answer only once :attr:`PushService.release` is set (a
+server that dies meanwhile never learns that it was delivered)."""
 
 
 def b64(data: bytes) -> str:
@@ -103,6 +106,8 @@ class PushService:
 
     def __init__(self) -> None:
         self.received: list[Received] = []
+        self.release = threading.Event()  # answers the request held on a /hold/ endpoint
+        self._held = False
         self._changed = threading.Condition()
         service = self
 
@@ -119,11 +124,15 @@ class PushService:
                     service._changed.notify_all()
                 word = self.path.strip("/").split("/")[0]
                 status = STATUS.get(word, 201)
-                self.send_response(status)
-                if status == 302:
-                    self.send_header("Location", f"{service.url}/elsewhere/{word}")
-                self.send_header("Content-Length", "0")
-                self.end_headers()
+                if word == "hold" and not service._held:  # the first: no answer till released
+                    service._held = True
+                    service.release.wait(60)
+                with suppress(OSError):  # the server that asked may be gone (killed)
+                    self.send_response(status)
+                    if status == 302:
+                        self.send_header("Location", f"{service.url}/elsewhere/{word}")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass
@@ -137,6 +146,7 @@ class PushService:
         return self
 
     def __exit__(self, *_: object) -> None:
+        self.release.set()
         self.server.shutdown()
         self.server.server_close()
 

@@ -97,6 +97,7 @@ def test_keys_it_cannot_encrypt_for_are_refused(web: Site, db: Path, keys: Any) 
 def test_bodies_languages_and_kinds_no_page_sends_are_refused(web: Site, db: Path) -> None:
     ann = web.device()
     ann.sign_up("Ann")
+    bad: Any
     for bad in (
         body(lang="de"),
         body(kinds={"turn": "maybe"}),

@@ -240,17 +240,18 @@ class Push:
         self._wake.set()
 
     async def watch(self) -> None:
-        """Deliver the outbox for ever: at once when woken, else every :data:`LOOK_EVERY` s."""
+        """Deliver the outbox for ever: at start (what a process that died left), then at
+        once when woken, else every :data:`LOOK_EVERY` s."""
         while True:
-            with suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), LOOK_EVERY)
             self._wake.clear()
             try:
                 await self.look()
             except Unavailable:  # said once in the log by the store; the next look tries
-                continue
+                pass
             except Exception:
                 log.exception("delivering push messages failed")
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), LOOK_EVERY)
 
     async def look(self) -> int:
         """Write the deadline warnings due (once a minute at most), then deliver every due
