@@ -97,7 +97,7 @@ async def test_play_resume_in_the_line_mode_and_the_result(
         result = text_of(app, "#daily-result")
         assert result.startswith("Total: ") and "Points lost per decision: " in result
         assert "The optimal player scored" in result
-        share = result.split("Yacht daily 2026-12-02 (traditional)\n")[1].splitlines()
+        share = result.split("Yacht daily 2026-12-02 (Traditional)\n")[1].splitlines()
         assert all(set(line.split()[0]) <= set("■□") for line in share[1:13])
         assert "Nobody signed in has finished today's game yet." in result
         await pilot.press("r")  # over: nothing more to play

@@ -60,7 +60,7 @@ def test_the_line_mode_plays_resumes_and_shares(
     assert "dance" in err  # refused, said why
     assert "Total:" in out and "Points lost per decision:" in out
     assert "The optimal player scored" in out
-    share = out.split("Yacht daily 2026-12-02 (traditional)")[1].strip().splitlines()
+    share = out.split("Yacht daily 2026-12-02 (Traditional)")[1].strip().splitlines()
     assert len(share) == 1 + len(CATEGORIES)
     assert all(set(line.split()[0]) <= set("■□") for line in share[1:])
     status, out, _ = run(live, "", monkeypatch, capsys)  # one attempt a day: the result again

@@ -30,6 +30,7 @@ from yacht.game import Game
 from yacht.i18n import category_label, format_number
 from yacht.rules import Category
 from yacht.tui.records import data_dir
+from yacht.tui.rules_text import preset_label
 from yacht.tui.text import gettext_for
 
 __all__ = [
@@ -150,14 +151,16 @@ def share_text(game: Mapping[str, Any], lang: str) -> str:
     >>> print(share_text({"day": "2026-12-02", "preset": "traditional", "total": 30,
     ...     "skill": 1.5, "best": {"fives": 25, "yacht": 50},
     ...     "sheet": {"fives": 15, "yacht": 0}}, "en"))
-    Yacht daily 2026-12-02 (traditional)
+    Yacht daily 2026-12-02 (Traditional)
     30 points, 1.50 points lost per decision
     ■■■□□ Fives
     □□□□□ Yacht
     """
     _ = gettext_for(lang)
     lines = [
-        _("Yacht daily {day} ({preset})").format(day=game["day"], preset=game["preset"]),
+        _("Yacht daily {day} ({preset})").format(
+            day=game["day"], preset=preset_label(game["preset"], lang)
+        ),
         _("{total} points, {loss} points lost per decision").format(
             total=game["total"], loss=format_number(float(game["skill"] or 0), lang, 2)
         ),

@@ -84,6 +84,7 @@ class DailyScreen(SizeGuard):
         self.ranking: dict[str, Any] | None = None
         self.held: frozenset[int] = frozenset()
         self.busy = True  # until the first answer
+        self.keys = self._("1-5: hold · R: roll · a-m or Enter: score · Esc: back")
 
     # --- layout --------------------------------------------------------------------------
 
@@ -106,8 +107,7 @@ class DailyScreen(SizeGuard):
                 )
                 yield Static(escape(about), id="daily-about", classes="dim")
                 yield Static(id="daily-result")
-        keys = _("1-5: hold · R: roll · a-m or Enter: score · Esc: back")
-        yield Static(escape(keys), id="keys")
+        yield Static(escape(self.keys), id="keys")
 
     def _button(self, label: str, action: str, variant: str = "default") -> Button:
         button = Button(label, id=f"daily-{action}", compact=True, variant=variant)  # type: ignore[arg-type]
@@ -231,6 +231,8 @@ class DailyScreen(SizeGuard):
         self.query_one("#turn-info", Static).update(escape("\n".join(info)))
         self.query_one("#daily-roll", Button).disabled = left == 0 or finished
         self.query_one("#daily-result", Static).update(self.result_text() if finished else "")
+        keys = _("↑ ↓: scroll · Esc: back") if finished else self.keys
+        self.query_one("#keys", Static).update(escape(keys))
 
     def result_text(self) -> str:
         """The end: total, loss per decision, the optimal total, the share text, the day."""
