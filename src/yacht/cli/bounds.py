@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 from yacht.cli import cli_gettext
 
-__all__ = ["MAX_ID", "MAX_SEED", "decimal", "number_shown", "whole"]
+__all__ = ["MAX_ID", "MAX_SEED", "coach_threshold", "decimal", "number_shown", "whole"]
 
 MAX_SEED = 2**64 - 1
 """The largest seed: 64 bits, as much as the dice generators use."""
@@ -100,3 +100,15 @@ def decimal(low: float, high: float) -> Callable[[str], float]:
 
     parse.__name__ = "number"
     return parse
+
+
+def coach_threshold(text: str) -> tuple[str, float]:
+    """An argparse ``type`` for the live coach: expected points (``1.5``, 0.1 to 5), or
+    percentage points of the chance of winning with a ``%`` (``2%``, 0.1 to 10).
+
+    >>> coach_threshold("1.5"), coach_threshold("2%"), coach_threshold("0.5 %")
+    (('points', 1.5), ('win', 2.0), ('win', 0.5))
+    """
+    if text.rstrip().endswith("%"):
+        return ("win", decimal(0.1, 10)(text.rstrip()[:-1].strip()))
+    return ("points", decimal(0.1, 5)(text))

@@ -29,7 +29,7 @@ from yacht.actions import (
     UndoNotAllowedError,
 )
 from yacht.cli import CommandError, add_lang_option, cli_gettext, cli_language
-from yacht.cli.bounds import MAX_SEED, decimal, whole
+from yacht.cli.bounds import MAX_SEED, coach_threshold, decimal, whole
 from yacht.cli.core import parse_language, parse_preset, rules_option
 from yacht.dice import RandomDice
 from yacht.game import MAX_PLAYERS, MAX_ROLLS, START_RULES, Game
@@ -91,10 +91,13 @@ def register(subs: Any) -> None:
     p.add_argument("--undo", action="store_true", help=_("house rule: allow taking back a score"))
     p.add_argument(
         "--coach",
-        type=decimal(0.1, 5),
+        type=coach_threshold,
         default=None,
         metavar=_("POINTS"),
-        help=_("live coach: warn before a move that loses more than POINTS (0.1 to 5)"),
+        help=_(
+            "live coach: warn before a move that loses more than POINTS (0.1 to 5), or with "
+            "opponents more than N%% of the chance of winning (N%%: 0.1%% to 10%%)"
+        ),
     )
     add_lang_option(p)
     p.add_argument("--resume", action="store_true", help=_("continue the saved game"))

@@ -186,9 +186,15 @@ def play_full_screen(args: argparse.Namespace) -> int:
     try:
         if names and args.players != "Player":
             config = config.with_seats([Seat(n) for n in names])
-        coach = getattr(args, "coach", None)
+        unit, value = getattr(args, "coach", None) or (None, None)
         config = TableConfig.from_json(
-            {**config.to_json(), "preset": args.rules, "undo": args.undo, "coach": coach}
+            {
+                **config.to_json(),
+                "preset": args.rules,
+                "undo": args.undo,
+                "coach": value if unit == "points" else None,
+                "coach_win": value if unit == "win" else None,
+            }
         )
     except ValueError as e:
         raise CommandError.about(e) from None

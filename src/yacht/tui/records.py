@@ -178,10 +178,12 @@ class Records:
         finished_at: str | None = None,
         target: int | None = None,
         coach: float | None = None,
+        coach_win: float | None = None,
     ) -> int:
         """Store a finished game; returns its id. A ``target`` score is kept in the game's
         JSON (``"target"``), so its review rates by the chance of reaching it; a game played
-        with the live coach on is marked so (``"coach"``: its threshold in points)."""
+        with the live coach on is marked so (``"coach"``: its threshold in points, or
+        ``"coach_win"``: in percentage points of the chance of winning)."""
         if not game.finished:
             raise ValueError("only finished games go into the records")
         if [s.name for s in seats] != list(game.players):
@@ -193,6 +195,8 @@ class Records:
             data["target"] = target
         if coach is not None:
             data["coach"] = coach
+        if coach_win is not None:
+            data["coach_win"] = coach_win
         with self._connect() as db:
             cur = db.execute(
                 "INSERT INTO games (finished_at, preset, game) VALUES (?, ?, ?)",

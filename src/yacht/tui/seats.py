@@ -79,6 +79,10 @@ class Seat:
 
 COACH_LEAST, COACH_MOST = 0.1, 5.0
 """The live coach's threshold: it warns before a move that loses more than this many points."""
+COACH_WIN_MOST = 10.0
+"""With opponents the threshold may be percentage points of the chance of winning instead
+(from :data:`COACH_LEAST` to this): heads-up, one expected point early in a game is worth about
+0.8 of them."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,7 @@ class TableConfig:
     target: int | None = None
     undo: bool = False
     coach: float | None = None  # the live coach's threshold in points (0.1-5), or off
+    coach_win: float | None = None  # or in percentage points of the chance of winning (0.1-10)
 
     def __post_init__(self) -> None:
         self.validate()
@@ -115,6 +120,16 @@ class TableConfig:
             raise ValueError(
                 f"the live coach's threshold must be 0.1 to 5 points, got {self.coach}"
             )
+        if self.coach_win is not None:
+            if not COACH_LEAST <= self.coach_win <= COACH_WIN_MOST:
+                raise ValueError(
+                    "the live coach's threshold in the chance of winning must be 0.1% to 10%, "
+                    f"got {self.coach_win}%"
+                )
+            if len(names) < 2:
+                raise ValueError("a threshold in the chance of winning needs opponents")
+            if self.coach is not None:
+                raise ValueError("the live coach takes one threshold: points or a chance")
 
     @classmethod
     def default(cls, lang: str = "en") -> TableConfig:
@@ -145,6 +160,7 @@ class TableConfig:
             "target": self.target,
             "undo": self.undo,
             "coach": self.coach,
+            "coach_win": self.coach_win,
         }
 
     @classmethod
@@ -153,6 +169,7 @@ class TableConfig:
             seats = tuple(Seat(str(s["name"]), str(s["kind"])) for s in data["seats"])
             target = data.get("target")
             coach = data.get("coach")
+            coach_win = data.get("coach_win")
             return cls(
                 seats,
                 preset=str(data.get("preset", "traditional")),
@@ -161,6 +178,7 @@ class TableConfig:
                 target=None if target is None else int(target),
                 undo=bool(data.get("undo", False)),
                 coach=None if coach is None else float(coach),
+                coach_win=None if coach_win is None else float(coach_win),
             )
         except (KeyError, TypeError) as e:
             raise ValueError(f"malformed table settings: {e!r}") from None

@@ -133,7 +133,11 @@ class Table:
         if self.game.finished and self.record_id is None:
             records = Records.open_default(self.folder)
             self.record_id = records.add(
-                self.game, self.seats, target=self.config.target, coach=self.config.coach
+                self.game,
+                self.seats,
+                target=self.config.target,
+                coach=self.config.coach,
+                coach_win=self.config.coach_win,
             )
         return event
 

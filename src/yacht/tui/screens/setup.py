@@ -24,6 +24,7 @@ from yacht.tui.seats import (
     BOT_KINDS,
     COACH_LEAST,
     COACH_MOST,
+    COACH_WIN_MOST,
     HUMAN,
     Seat,
     TableConfig,
@@ -72,11 +73,25 @@ class PlayerRow(Horizontal):
 
 
 def coach_points(text: str) -> float | None:
-    """The live coach's threshold typed on the setup screen (``1,5`` or ``1.5``), or None."""
+    """The live coach's threshold typed on the setup screen (``1,5`` or ``1.5``; ``2%`` in
+    the chance of winning), as a number, or None."""
     try:
-        return float(text.strip().replace(",", ".")) if text.strip() else None
+        number = text.strip().rstrip("%").strip().replace(",", ".")
+        return float(number) if number else None
     except ValueError:
         return None
+
+
+def coach_fields(text: str) -> dict[str, float | None]:
+    """``coach`` (points) and ``coach_win`` (percentage points, typed with ``%``) of the
+    setup screen's threshold.
+
+    >>> coach_fields("1,5"), coach_fields("2 %"), coach_fields("")
+    ({'coach': 1.5, 'coach_win': None}, {'coach': None, 'coach_win': 2.0}, {'coach': None, 'coach_win': None})
+    """  # noqa: E501
+    value = coach_points(text)
+    win = text.strip().endswith("%")
+    return {"coach": None if win else value, "coach_win": value if win else None}
 
 
 class SetupScreen(SizeGuard):
@@ -140,11 +155,13 @@ class SetupScreen(SizeGuard):
             with Horizontal(classes="options"):
                 yield Static(escape(_("Live coach")), classes="option-label")
                 coach = "" if c.coach is None else format_number(c.coach, self.lang)
+                if c.coach_win is not None:
+                    coach = format_number(c.coach_win, self.lang) + "%"
                 yield Input(
                     coach,
                     placeholder=_("off"),
-                    restrict=r"[0-9.,]*",
-                    max_length=4,
+                    restrict=r"[0-9.,%]*",
+                    max_length=5,
                     compact=True,
                     id="coach",
                 )
@@ -191,7 +208,7 @@ class SetupScreen(SizeGuard):
             "hints": self.query_one("#hints", Checkbox).value,
             "undo": self.query_one("#undo", Checkbox).value,
             "target": int(target) if target.isdigit() else None,
-            "coach": coach_points(self.query_one("#coach", Input).value),
+            **coach_fields(self.query_one("#coach", Input).value),
         }
 
     def problem(self) -> str | None:
@@ -207,8 +224,14 @@ class SetupScreen(SizeGuard):
             return _("The target score is a whole number from 1 to 400, or empty.")
         coach = self.query_one("#coach", Input).value.strip()
         points = coach_points(coach)
-        if coach and (points is None or not COACH_LEAST <= points <= COACH_MOST):
-            return _("The live coach's threshold is a number of points from 0.1 to 5, or empty.")
+        most = COACH_WIN_MOST if coach.endswith("%") else COACH_MOST
+        if coach and (points is None or not COACH_LEAST <= points <= most):
+            return _(
+                "The live coach's threshold is 0.1 to 5 points, or with opponents 0.1% to 10% "
+                "of the chance of winning, or empty."
+            )
+        if coach.endswith("%") and len(names) < 2:
+            return _("A threshold in the chance of winning needs opponents: type points.")
         return None
 
     # --- events --------------------------------------------------------------------------
@@ -331,6 +354,11 @@ class SetupScreen(SizeGuard):
             undo=form["undo"],
             coach=form["coach"]
             if form["coach"] and COACH_LEAST <= form["coach"] <= COACH_MOST
+            else None,
+            coach_win=form["coach_win"]
+            if form["coach_win"]
+            and COACH_LEAST <= form["coach_win"] <= COACH_WIN_MOST
+            and len(seats) > 1
             else None,
         )
         self.flow.show_setup(config)

@@ -21,7 +21,7 @@ from textual.worker import get_current_worker
 
 from yacht.actions import Action, GameError, Hold, Roll, Score, Undo
 from yacht.game import Event, TurnView
-from yacht.i18n import format_number
+from yacht.i18n import format_number, format_percent
 from yacht.rules import CATEGORIES, Category
 from yacht.tui.flow import Flow
 from yacht.tui.keys import bindings
@@ -351,13 +351,17 @@ class TableScreen(SizeGuard):
 
     def coach_warning(self, action: Roll | Score) -> str | None:
         """The live coach's question before ``action``, or None when it loses no more than
-        the threshold (expected points, as the hint alone at the table ranks them)."""
+        the threshold: expected points, as the hint alone at the table ranks them, or with
+        opponents percentage points of the chance of winning, by the coach's hint
+        (:func:`yacht.review.coach_hint`)."""
+        from yacht.review import coach_hint
         from yacht.strategy import hint_for_view
         from yacht.tui.reviews import option_text
 
         t = self.table
         g = t.game
-        if t.config.coach is None or t.bot_to_play or g.finished or g.dice is None:
+        on = t.config.coach is not None or t.config.coach_win is not None
+        if not on or t.bot_to_play or g.finished or g.dice is None:
             return None
         view = g.view()
         if isinstance(action, Roll):
@@ -367,19 +371,33 @@ class TableScreen(SizeGuard):
             wanted: tuple[object, ...] = ("keep", keep)
         else:
             wanted = ("score", action.category)
-        h = hint_for_view(view)
+        h = coach_hint(view) if t.config.coach_win is not None else hint_for_view(view)
         taken = next(
             o
             for o in h.options
             if (o.action, o.keep if o.action == "keep" else o.category) == wanted
         )
+        lang = t.config.lang
+        best = option_text(h.best, lang)
+        chances = getattr(h.best, "win_probability", None), getattr(taken, "win_probability", None)
+        if t.config.coach_win is not None and chances[0] is not None and chances[1] is not None:
+            if (chances[0] - chances[1]) * 100 <= t.config.coach_win:
+                return None
+            return self._(
+                "Live coach: this move lowers your chance of winning from {chance} to {taken}. "
+                "The best move is {best}. Make this move anyway?"
+            ).format(
+                chance=format_percent(chances[0], lang, digits=1),
+                taken=format_percent(chances[1], lang, digits=1),
+                best=best,
+            )
         loss = h.best.expected - taken.expected
-        if loss <= t.config.coach:
+        if t.config.coach is None or loss <= t.config.coach:
             return None
         return self._(
             "Live coach: this move gives up {loss} of your expected total. "
             "The best move is {best}. Make this move anyway?"
-        ).format(loss=format_number(loss, t.config.lang), best=option_text(h.best, t.config.lang))
+        ).format(loss=format_number(loss, lang), best=best)
 
     def action_cursor(self, delta: int) -> None:
         sheet = self.query_one(Sheet)
