@@ -27,11 +27,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from yacht.rules import CATEGORIES, Category, Rules, rules_by_name
+from yacht.rules import CATEGORIES, Category, Rules, rules_by_name, validate_dice
 from yacht.strategy import cache
 from yacht.strategy.distribution import turn_outcomes
+from yacht.strategy.errors import StrategyError
 from yacht.strategy.solver import FULL, Solution, layers, solve
-from yacht.strategy.tables import F64, I64, ScoreTable
+from yacht.strategy.tables import F64, I64, ROLL_INDEX, TRANSITION, ScoreTable
 
 __all__ = ["Remaining", "remaining"]
 
@@ -63,6 +64,46 @@ class Remaining:
         mask, up = solve(self.rules).state(used, upper)
         start = int(self.offsets[mask, up])
         out: F64 = self.cells[start : start + int(self.most[mask, up]) + 1].copy()
+        return out
+
+    def pmf_after_roll(
+        self,
+        used: Iterable[Category | str] | int,
+        dice: Iterable[int],
+        rolls_left: int,
+        upper: int = 0,
+    ) -> F64:
+        """P(x more points) for x = 0..most from the middle of a turn: ``dice`` showing with
+        ``rolls_left`` (0, 1 or 2) rolls left, the rest of the game played optimally (the
+        turn by :meth:`Solution.turn_policy`, then :meth:`pmf` of the state after).
+
+        >>> r = remaining("traditional")
+        >>> p = r.pmf_after_roll(FULL & ~(1 << 11), [6, 6, 6, 6, 6], 0)
+        >>> p.size, float(p[50])
+        (51, 1.0)
+        """
+        roll = tuple(sorted(validate_dice(dice)))
+        if isinstance(rolls_left, bool) or rolls_left not in (0, 1, 2):
+            raise StrategyError("rolls_left", rolls=rolls_left)
+        solution = solve(self.rules)
+        mask, up = solution.state(used, upper)
+        if mask == FULL:
+            raise StrategyError("all_used")
+        policy = solution.turn_policy(mask, up)
+        chances = np.zeros(len(ROLL_INDEX))
+        chances[ROLL_INDEX[roll]] = 1.0
+        for keep in (policy.keep2, policy.keep1)[2 - rolls_left :]:
+            mass = np.bincount(keep, weights=chances, minlength=TRANSITION.shape[0])
+            chances = TRANSITION.T @ mass
+        width = int(self.most[mask, up]) + 1
+        out = np.zeros(width)
+        for r in np.nonzero(chances)[0].tolist():
+            c = int(policy.category[r])
+            pts = int(self.table.points[r, c])
+            after = np.array([mask | (1 << c)])
+            raised = self.table.raise_upper(np.array([up]), c, pts)
+            shift = pts + int(self.table.bonus_gain(up, c, pts))
+            out[shift:] += chances[r] * self.rows(after, raised, width - shift)[0]
         return out
 
     def rows(self, masks: I64, uppers: I64, width: int) -> F64:

@@ -45,7 +45,8 @@ LIGHT, DARK = "#1f6f50", "#141916"
 
 MODULES = (
     *("play.js", "offline-game.js", "solver.js", "fair.js", "i18n.js", "labels.js"),
-    *("markup.js", "api.js", "dice.js"),
+    *("markup.js", "api.js", "dice.js", "play-outlook.js", "chart.js", "outlook.js"),
+    *("outlook-target.js", "outlook-worker.js"),
 )
 """The play page's scripts: its own and every one it imports."""
 

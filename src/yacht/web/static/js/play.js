@@ -8,6 +8,7 @@ import { applyStatic, categoryLabel, number, setupLanguages, t, tn } from "./i18
 import { levelLabel, playerName, presetLabel, seatName } from "./labels.js";
 import { nameHtml, tnHtml } from "./markup.js";
 import * as game from "./offline-game.js";
+import { refreshOutlook, setupOutlook } from "./play-outlook.js";
 import { loadIndex, loadSolver } from "./solver.js";
 
 const DB = "yacht-offline";
@@ -247,8 +248,28 @@ function render() {
   if ($("hints").hidden === false && (!mine || !current.dice)) $("hints").hidden = true;
   renderSheet();
   if (current.finished) renderReview();
+  $("outlook").hidden = !playing;
+  refreshOutlook();
   renderSyncNote();
   offerUpdate();
+}
+
+// The person to move, for the outlook's worker (play-outlook.js); on a bot's turn the outlook
+// keeps what it showed.
+function outlookPosition() {
+  if (!current || current.finished || !solver || game.isBotTurn(current)) return null;
+  const sheet = current.sheets[current.player];
+  return {
+    index,
+    preset: current.preset,
+    seat: current.player,
+    values: solver.values,
+    used: solver.categories.reduce((mask, c, i) => (c in sheet ? mask | (1 << i) : mask), 0),
+    upper: solver.hasBonus ? game.upperTotal(solver, sheet) : 0,
+    dice: current.dice ? [...current.dice] : null,
+    rollsLeft: game.rollsLeft(current),
+    banked: banked(current.player),
+  };
 }
 
 // A move by a person, then the bots' moves until it is a person's turn or the game is over.
@@ -437,6 +458,7 @@ async function main() {
   const games = (await allGames()).sort((a, b) => b.updated - a.updated);
   current = games[0] ?? null;
   if (current) await solverFor(current.preset);
+  setupOutlook(outlookPosition);
   $("seat-count").addEventListener("change", renderSeats);
   $("new-game").addEventListener("submit", start);
   $("roll").addEventListener("click", () => act(() => game.roll(solver, current)));

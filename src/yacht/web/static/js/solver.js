@@ -88,7 +88,8 @@ const ROLL_KEEPS = ROLLS.map((roll) => {
   }
   return [...seen.values()];
 });
-const ROLL_INDEX = new Map(ROLLS.map((r, i) => [key(r), i]));
+/** The ROLLS index of a roll's faces written in order ("11236"). */
+export const ROLL_INDEX = new Map(ROLLS.map((r, i) => [key(r), i]));
 
 function faceCounts(faces) {
   const counts = [0, 0, 0, 0, 0, 0, 0];
@@ -337,7 +338,8 @@ function stopValues(byCategory) {
   return out;
 }
 
-function keepValues(after) {
+/** Keep values (by keep size, 0-4 dice) from every roll's value with one roll fewer left. */
+export function keepValues(after) {
   const out = [];
   let above = after;
   for (let n = 4; n >= 0; n--) {
@@ -359,7 +361,8 @@ function keepValues(after) {
   return out;
 }
 
-function rollValues(stop, keeps) {
+/** Each roll's value: stopping (`stop`) or its best keep of 0-4 dice (`keeps`). */
+export function rollValues(stop, keeps) {
   let best = keeps[0];
   for (let n = 1; n <= 5; n++) {
     const cur = Float64Array.from(n === 5 ? stop : keeps[n]);
