@@ -169,6 +169,8 @@ class DailyScreen(SizeGuard):
             "yacht daily --server URL",
         ]
         self.query_one("#turn-info", Static).update(escape(_("No daily game: no server.")))
+        for hidden in ("#dice", "#daily-roll", "#daily-about"):
+            self.query_one(hidden).display = False
         self.say("\n".join(lines))
 
     def answered(
@@ -193,10 +195,14 @@ class DailyScreen(SizeGuard):
 
     def draw_top(self) -> None:
         _ = self._
-        day = self.view["day"] if self.view is not None else "…"
+        title = (
+            _("Daily game of {day}").format(day=self.view["day"])
+            if self.view is not None
+            else _("Daily game")
+        )
         parts = [
             "[b]YACHT[/b]",
-            escape(_("Daily game of {day}").format(day=day)),
+            escape(title),
             escape(preset_label(self.preset, self.lang)),
             escape(_("a guest's result: unofficial")),
         ]
