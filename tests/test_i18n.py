@@ -41,6 +41,7 @@ CORE_FILES = [
     "bots/base.py",
     "web/service/fairness.py",
     "web/service/accounts.py",
+    "web/service/push.py",
     *sorted(
         str(p.relative_to(PACKAGE)) for p in (PACKAGE / "cli").glob("*.py") if p.name != "tui.py"
     ),

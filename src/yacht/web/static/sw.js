@@ -83,3 +83,40 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(networkFirst(request, null));
   }
 });
+
+// Web Push (docs/web/notifications.md): the server's message, decrypted by the browser, is JSON
+// {title, body, tag, url}; one tag per table and turn, so a second copy replaces the first.
+self.addEventListener("push", (event) => {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch {
+    message = { body: event.data ? event.data.text() : "" };
+  }
+  const options = {
+    body: message.body || "",
+    icon: new URL("static/icons/icon-192.png", BASE).href,
+    data: { url: message.url || "" },
+  };
+  if (message.tag) options.tag = message.tag;
+  event.waitUntil(self.registration.showNotification(message.title || "Yacht", options));
+});
+
+// A click opens the table: a tab already on it is focused, else a new one opens. Only a page of
+// this app is opened, whatever the message says.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  let target = new URL(BASE);
+  try {
+    const given = new URL(event.notification.data?.url || "", self.location.origin);
+    if (given.href.startsWith(BASE)) target = given;
+  } catch {}
+  event.waitUntil(
+    (async () => {
+      for (const client of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
+        if (client.url === target.href && "focus" in client) return client.focus();
+      }
+      return self.clients.openWindow(target.href);
+    })(),
+  );
+});

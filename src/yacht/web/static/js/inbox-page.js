@@ -1,9 +1,10 @@
 // The inbox page: every correspondence game waiting on this player, the one due first on top.
-import { esc, tokens, $ } from "./api.js";
+import { esc, signedIn, tokens, $ } from "./api.js";
 import { setupLanguages, t } from "./i18n.js";
 import { onInbox, setSound, soundOn, startInbox } from "./inbox.js";
 import { playerName, presetLabel } from "./labels.js";
 import { left, when } from "./letters.js";
+import { pushLanguage, setupPush } from "./push.js";
 
 let shown = null;
 
@@ -28,13 +29,18 @@ function draw(inbox) {
 }
 
 async function main() {
-  await setupLanguages($("#lang"), () => shown && draw(shown));
+  await setupLanguages($("#lang"), () => {
+    if (shown) draw(shown);
+    pushLanguage();
+  });
   document.title = `${t("Yacht")} · ${t("Inbox")}`;
   const sound = $("#turn-sound");
   sound.checked = soundOn();
   sound.addEventListener("change", () => setSound(sound.checked));
+  const me = await signedIn(); // first: the inbox's look then carries the CSRF token
   onInbox(draw);
   startInbox();
+  await setupPush(me);
 }
 
 main();
