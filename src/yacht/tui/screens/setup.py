@@ -227,8 +227,8 @@ class SetupScreen(SizeGuard):
         most = COACH_WIN_MOST if coach.endswith("%") else COACH_MOST
         if coach and (points is None or not COACH_LEAST <= points <= most):
             return _(
-                "The live coach's threshold is 0.1 to 5 points, or with opponents 0.1% to 10% "
-                "of the chance of winning, or empty."
+                "The live coach's threshold is 0.1 to 5 points, or with opponents a chance of "
+                "winning from 0.1% to 10%, or empty."
             )
         if coach.endswith("%") and len(names) < 2:
             return _("A threshold in the chance of winning needs opponents: type points.")

@@ -9,6 +9,7 @@ that fails is answered with an ``error`` to that client only and changes nothing
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from collections import Counter
@@ -54,6 +55,8 @@ from yacht.web.service.presence import device_of
 from yacht.web.service.tables import TableService
 
 __all__ = ["HANDLERS", "table_socket"]
+
+log = logging.getLogger("yacht.web")
 
 CLOSE_TRY_AGAIN = 1013  # RFC 6455's "try again later": the page reconnects
 
@@ -225,6 +228,10 @@ class Connection:
             reply = await self.service.coach(self.code, msg)
         except TableError as e:
             await self.send(error_message(e, self.lang, msg.ref))
+        except Exception:  # the page waits for its answer before the move: never leave it so
+            log.exception("the live coach failed at table %s", self.code)
+            busy = TableError("busy", "the coach could not weigh the move: try again")
+            await self.send(error_message(busy, self.lang, msg.ref))
         else:
             if reply is not None:
                 await self.send(reply)

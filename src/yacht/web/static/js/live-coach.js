@@ -66,13 +66,14 @@ export function coached(action, go) {
   const g = S.table?.game;
   if (!coaching() || seat === null || !g.dice) return go();
   if (action.kind === "roll" && (g.rolls_left === 0 || g.held.length === 5)) return go();
+  if (pending && Date.now() - pending.at > 30_000) pending = null; // its answer is lost
   if (pending || $("#coach-warning").open) return; // one question at a time
   const ref = `coach-${++asked}`;
   const message = {
     type: "coach", seat, token: S.mine[seat], game: g.number, version: g.version,
     threshold: threshold(S.table), action, ref,
   };
-  if (S.send(message)) pending = { ref, go, version: g.version, number: g.number };
+  if (S.send(message)) pending = { ref, go, version: g.version, number: g.number, at: Date.now() };
 }
 
 // The server's answer (a `coach` message) or refusal (an `error` with our ref): true when it was

@@ -45,6 +45,7 @@ export function seatsHtml(table, names, ours, levels, chosen) {
       if (s.kind === "bot") tags.push(t("bot: {level}", { level: levelLabel(s.bot) }));
       else if (!s.taken) tags.push(t("free"));
       if (ours.has(s.seat)) tags.push(t("you"));
+      if ((g.coach || []).some((m) => m.seat === s.seat)) tags.push(t("with the live coach"));
       const [state, label] = seatState(s);
       let hand = "";
       if (canHand && s.kind === "human" && s.taken && ours.has(s.seat)) {
