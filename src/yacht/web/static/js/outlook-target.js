@@ -177,14 +177,6 @@ export function targetTable(solver, limit, base = 0) {
 
 /** The size of the target table targetTable(solver, limit, base) would build, in cells. */
 export const targetCells = (solver, limit, base = 0) => targetLayout(solver, limit, base).size;
-/** The size of the table remainingTable(solver, base) would build, in cells. */
-export function remainingCells(solver, base = 0) {
-  const { most } = mostTable(solver);
-  let size = 0;
-  for (const [mask, up] of statesAfter(solver, base)) size += most[mask * solver.uppers + up] + 1;
-  return size;
-}
-
 /** Whether target table `tt` answers a turn-start state [mask, up] needing `needed` points. */
 export const answers = (tt, mask, needed, up = 0) =>
   tt !== null && inBase(mask, tt.base) && Math.min(needed, tt.most[mask * tt.solver.uppers + up]) <= tt.limit;

@@ -237,6 +237,14 @@ export function remainingTable(solver, base = 0) {
   return rem;
 }
 
+/** The size of the table remainingTable(solver, base) would build, in cells. */
+export function remainingCells(solver, base = 0) {
+  const { most } = mostTable(solver);
+  let size = 0;
+  for (const [mask, up] of statesAfter(solver, base)) size += most[mask * solver.uppers + up] + 1;
+  return size;
+}
+
 /** Whether a remaining or target table answers positions with used-mask `mask`. */
 export const covers = (table, mask) => table !== null && inBase(mask, table.base);
 
