@@ -36,16 +36,17 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from benchmarks.loadrun import git_commit
+from benchmarks.loadrun import cpu_seconds, git_commit
 from benchmarks.machine import machine
 from benchmarks.players_scale import free_port
 
@@ -238,6 +239,10 @@ def fill(url: str, stored: int, seed: int = 1) -> dict[str, Any]:
         raw.commit()
         raw.driver_connection.autocommit = True  # type: ignore[union-attr]
         cursor.execute("VACUUM ANALYZE")
+        # The fill's WAL written out now, not during a run (a superuser's right; else
+        # PostgreSQL's next checkpoint writes it, spread over the runs).
+        with suppress(psycopg.errors.InsufficientPrivilege):
+            cursor.execute("CHECKPOINT")
     finally:
         raw.close()
         engine.dispose()
@@ -321,20 +326,33 @@ def servers(url: str, redis: str) -> Iterator[tuple[list[str], list[subprocess.P
                     proc.wait()
 
 
-def load(bases: list[str], tables: int, think: float, duration: float) -> dict[str, Any]:
-    """``yacht loadtest`` against both servers; its report, with the machine's load."""
+def load(
+    bases: list[str], pids: list[int], tables: int, think: float, duration: float
+) -> dict[str, Any]:
+    """``yacht loadtest`` against both servers; its report, with the machine's load and the
+    servers' CPU per action over the measured window (as benchmarks.loadrun takes it)."""
     urls = [arg for base in bases for arg in ("--url", base)]
     pace = ["--tables", str(tables), "--duration", str(duration), "--think", str(think)]
+    start = time.perf_counter()
     run = subprocess.Popen([*YACHT, "loadtest", *urls, *pace, "--json"], stdout=subprocess.PIPE)
-    loads = []
+    loads, samples = [], []
     while run.poll() is None:
         loads.append(os.getloadavg()[0])
-        time.sleep(0.5)
+        samples.append((time.perf_counter(), sum(cpu_seconds(p) for p in pids)))
+        time.sleep(0.25)
     out = run.stdout.read() if run.stdout else b""
     if run.returncode != 0:
         raise SystemExit(f"yacht loadtest exited with {run.returncode}")
     report: dict[str, Any] = json.loads(out)
     report["load_average_max"] = round(max(loads, default=0.0), 2)
+    begin = start + 1.0 + report["setup_seconds"]  # the tables open, then the window
+
+    def at(moment: float) -> float:
+        return min(samples, key=lambda s: abs(s[0] - moment))[1]
+
+    used = at(begin + report["duration_seconds"]) - at(begin)
+    actions = report["actions"]
+    report["cpu_ms_per_action"] = round(1000 * used / actions, 2) if actions else None
     return report
 
 
@@ -412,7 +430,8 @@ def one_run(label: str, url: str, redis: str, args: argparse.Namespace) -> dict[
     box = machine()
     with servers(url, redis) as (bases, procs):
         started = [rss_mib(p.pid) for p in procs]
-        report = load(bases, args.tables, args.think, args.duration)
+        pids = [p.pid for p in procs]
+        report = load(bases, pids, args.tables, args.think, args.duration)
         ended = [rss_mib(p.pid) for p in procs]
         extra = inbox(bases[0], url, args.requests) if label == "stored" and args.inbox else None
         after_inbox = [rss_mib(p.pid) for p in procs] if extra else None
@@ -423,6 +442,7 @@ def one_run(label: str, url: str, redis: str, args: argparse.Namespace) -> dict[
         "p99": report["latency_ms"]["p99"],
         "actions": report["actions"],
         "errors": report["errors"],
+        "cpu_ms_per_action": report["cpu_ms_per_action"],
         "rss_start_mib": [s[0] for s in started],
         "rss_end_mib": [e[0] for e in ended],
         "rss_peak_mib": [e[1] for e in ended],
@@ -440,15 +460,15 @@ def table(run: dict[str, Any]) -> str:
     """The docs' table and the lines under it."""
     rows = run["runs"]
     lines = [
-        "| run | stored games | live p50 ms | live p99 ms | actions | errors "
+        "| run | stored games | live p50 ms | live p99 ms | actions | errors | server CPU/action "
         "| server RSS after start, MiB | after the run | load average before, max |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for i, r in enumerate(rows, 1):
         stored = run["stored"] if r["label"] == "stored" else 0
         lines.append(
             f"| {i} | {stored:,} | {r['p50']} | {r['p99']} | {r['actions']:,} | {r['errors']} "
-            f"| {' + '.join(str(x) for x in r['rss_start_mib'])} "
+            f"| {r['cpu_ms_per_action']} ms | {' + '.join(str(x) for x in r['rss_start_mib'])} "
             f"| {' + '.join(str(x) for x in r['rss_end_mib'])} "
             f"| {r['load_average_before'][0]}, {r['load_average_max']} |"
         )
@@ -456,6 +476,10 @@ def table(run: dict[str, Any]) -> str:
     spread = max(p99["empty"]) - min(p99["empty"])
     base, stored = statistics.median(p99["empty"]), statistics.median(p99["stored"])
     within = stored - base <= max(spread, 0.10 * base)
+    cpu = {
+        k: statistics.median(r["cpu_ms_per_action"] for r in rows if r["label"] == k)
+        for k in ("empty", "stored")
+    }
     shown = next((r for r in rows if "inbox" in r), None)
     box, q = run["machine"], run["deadlines"]
     lines += [
@@ -463,7 +487,9 @@ def table(run: dict[str, Any]) -> str:
         f"p99 of the live tables: {base:g} ms without the stored games (median of "
         f"{len(p99['empty'])} runs; A/A spread {spread:.1f} ms), {stored:g} ms with "
         f"{run['stored']:,} (median of {len(p99['stored'])}): "
-        + ("within the A/A spread or 10 %." if within else "**outside the A/A spread and 10 %**."),
+        + ("within the A/A spread or 10 %." if within else "**outside the A/A spread and 10 %**.")
+        + f" The servers' CPU per action (medians): {cpu['empty']:g} ms without, "
+        f"{cpu['stored']:g} ms with.",
         "",
         *(inbox_line(shown, run["requests"]) if shown else []),
         f"The deadline look's claim over {run['stored']:,} stored deadlines ({q['plan']}): "
