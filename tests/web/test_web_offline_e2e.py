@@ -2,9 +2,9 @@
 protocol finds no installability error), and after one visit with the server up, the server is
 stopped (really stopped: the port refuses) and a whole game against the `optimal` bot is played
 to its end on the page, with a hint, a reload in the middle that takes the game up again from
-IndexedDB, and the review; then the server comes back, and the game goes into the signed-in
-player's history once, however often the page reloads. And a new version of the app waits for
-the game in progress to end."""
+IndexedDB, the final total's distribution and the chance to reach a target, and the review;
+then the server comes back, and the game goes into the signed-in player's history once, however
+often the page reloads. And a new version of the app waits for the game in progress to end."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 import httpx
+import numpy as np
 import pytest
 from playwright.sync_api import ConsoleMessage, Page
 
@@ -23,6 +24,8 @@ from yacht.bots.basic import GreedyBot
 from yacht.dice import PlacedDice
 from yacht.game import TurnView
 from yacht.rules import CATEGORIES, Category, rules_by_name
+from yacht.strategy.remaining import remaining
+from yacht.strategy.target import target_probability
 from yacht.web.api import offline
 
 from .live import CHROMIUM, CHROMIUM_ARGS, LiveServer
@@ -160,6 +163,25 @@ def test_installable_and_a_whole_game_with_the_server_gone(
     page.wait_for_selector("body[data-ready='true']")
     page.locator("#roll:enabled").wait_for()
     assert round_text(page) == before and page.locator("#sheet").inner_text() == sheet
+
+    # The outlook, worked out on the device: the final total's distribution from here and the
+    # chance to reach a target, the engine's (yacht.strategy.remaining and target).
+    (saved,) = page.evaluate(SAVED)
+    used = list(saved["sheets"][0])
+    banked = sum(saved["sheets"][0].values())
+    page.locator("#outlook summary").click()
+    page.locator("#outlook-chart svg").wait_for()
+    to_come = remaining("traditional").pmf(used)
+    mean = banked + float(to_come @ np.arange(to_come.size))
+    assert f"Mean {mean:.2f}, standard deviation" in page.locator("#outlook-chart").inner_text()
+    page.locator("#target").fill(str(banked + 100))
+    page.locator("#target").dispatch_event("change")
+    page.locator("#target-chance").wait_for()
+    chance = target_probability("traditional", used, 100)
+    assert page.locator("#target-chance").inner_text() == (
+        f"Chance to reach {banked + 100}: {100 * chance:.1f}%"
+    )
+    assert serious_violations(page) == []
 
     for _ in range(8):
         human_turn(page)
