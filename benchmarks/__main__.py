@@ -4,6 +4,7 @@ import importlib
 
 MODULES: tuple[str, ...] = (
     "benchmarks.browser_solver",
+    "benchmarks.coach",
     "benchmarks.core",
     "benchmarks.duel",
     "benchmarks.openspiel",
