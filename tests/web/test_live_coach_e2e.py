@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .live import LiveServer
-from .pages import Pages, new_table, shot
+from .pages import Pages, new_table, serious_violations, shot
 
 
 @pytest.fixture
@@ -45,6 +45,7 @@ def test_the_live_coach_warns_takes_back_and_goes_on(pages: Pages, server: LiveS
     expect(page.locator("#coach-loss")).to_contain_text("points of your expected total")
     expect(page.locator("#coach-best")).to_contain_text("The best move: ")
     expect(page.locator("#coach-back")).to_be_focused()
+    assert serious_violations(page) == []  # the dialog as assistive technology reads it
     shot(page, "live-coach-warning-desktop")
     page.keyboard.press("Enter")  # "Take it back", which has the focus
     expect(warning).to_be_hidden()
