@@ -370,6 +370,7 @@ def test_openapi_documents_rest_and_websocket_messages(client: TestClient) -> No
         "HelloMessage",
         "ActionMessage",
         "HintMessage",
+        "CoachMessage",
         "HandToBotMessage",
         "TakeBackMessage",
         "SeedMessage",
