@@ -30,6 +30,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
     delete,
     func,
     insert,
@@ -85,9 +86,10 @@ class PushSubscriptionRow(Base):
     """One device's push subscription, following an account."""
 
     __tablename__ = "push_subscriptions"
+    __table_args__ = (UniqueConstraint("endpoint", name="uq_push_subscriptions_endpoint"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    endpoint: Mapped[str] = mapped_column(String(1024), unique=True)
+    endpoint: Mapped[str] = mapped_column(String(1024))
     p256dh: Mapped[str] = mapped_column(String(100))
     auth: Mapped[str] = mapped_column(String(40))
     account_id: Mapped[int] = mapped_column(Integer, index=True)
@@ -230,13 +232,13 @@ def _enqueue_statement(notice: Notice, code: str) -> Any:
     wants = _SUBS.c[KINDS[notice.kind]]
     chosen = select(
         _SUBS.c.id,
-        literal(notice.kind),
-        literal(code),
-        literal(notice.tag),
-        literal(notice.hours),
-        literal(notice.due),
-        literal(0),
-        literal(notice.due),
+        literal(notice.kind, String()),
+        literal(code, String()),
+        literal(notice.tag, String()),
+        literal(notice.hours, Integer()),
+        literal(notice.due, Float()),
+        literal(0, Integer()),
+        literal(notice.due, Float()),
     ).where(_SUBS.c.account_id == notice.account, wants.is_(True))
     names = ["subscription_id", "kind", "table_code", "tag", "hours", "due", "attempts", "created"]
     return insert(_OUTBOX).from_select(names, chosen)

@@ -34,7 +34,7 @@ def upgrade() -> None:
     op.create_table(
         "push_subscriptions",
         sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
-        sa.Column("endpoint", sa.String(1024), nullable=False, unique=True),
+        sa.Column("endpoint", sa.String(1024), nullable=False),
         sa.Column("p256dh", sa.String(100), nullable=False),
         sa.Column("auth", sa.String(40), nullable=False),
         sa.Column("account_id", sa.Integer(), nullable=False),
@@ -43,6 +43,7 @@ def upgrade() -> None:
         sa.Column("near", sa.Boolean(), nullable=False),
         sa.Column("ended", sa.Boolean(), nullable=False),
         sa.Column("created", sa.Float(), nullable=False),
+        sa.UniqueConstraint("endpoint", name="uq_push_subscriptions_endpoint"),
     )
     op.create_index("ix_push_subscriptions_account_id", "push_subscriptions", ["account_id"])
     op.create_table(
