@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from yacht.web.edge.limits import QUOTAS
+
 from ..helpers import Table, until
 
 POINTS = {"unit": "points", "value": 1.0}
@@ -124,3 +126,12 @@ def test_hostile_socket_messages_get_errors_and_change_nothing(
         assert until(ws, "error")["code"] == "invalid"
     after = table.state()
     assert after["game"]["coach"] == [] and after["game"] == before["game"]
+
+
+def test_the_coach_shares_the_hints_quota(table: Table) -> None:
+    """A flood of questions to the coach is refused like a flood of hints: the same bucket."""
+    burst = QUOTAS["hint"].burst
+    table.post("hint", {"type": "hint", "seat": 0, "token": table.tokens[0]})
+    answers = [table.post("coach", ask(table)) for _ in range(burst)]
+    assert [r.status_code for r in answers] == [200] * (burst - 1) + [429]
+    assert answers[-1].json()["code"] == "rate_limited"
