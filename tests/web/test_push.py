@@ -218,3 +218,17 @@ def test_unsubscribe_stops_the_messages(web: Site, pushes: PushService, db: Path
     assert r.status_code == 204
     move(ann, code, 0, ann_token)
     assert send(web) == 0 and pushes.received == [] and subscriptions(db) == 0
+
+
+def test_deleting_the_account_forgets_its_devices(web: Site, pushes: PushService, db: Path) -> None:
+    ann, bob, code, ann_token, _ = two_players(web)
+    device = pushes.device("fcm")
+    assert bob.post("/api/push/subscriptions", device.subscription()).status_code == 201
+    assert (
+        ann.post("/api/push/subscriptions", pushes.device("moz").subscription()).status_code == 201
+    )
+    r = bob.delete("/api/me", {"password": "correct horse battery"})
+    assert r.status_code == 204, r.text
+    assert subscriptions(db) == 1  # Ann's device stays
+    move(ann, code, 0, ann_token)
+    assert send(web) == 0 and pushes.received == []

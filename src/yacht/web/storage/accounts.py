@@ -23,6 +23,7 @@ from sqlalchemy import Connection, Engine, RowMapping, Table, delete, insert, se
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from yacht.web.storage import push
 from yacht.web.storage.models import (
     AccountRow,
     GameRow,
@@ -315,10 +316,11 @@ def _renamed(data: Any, positions: set[int], key: str) -> Any:
 
 def delete_account(engine: Engine, account_id: int, when: datetime) -> list[str]:
     """Delete the account in one transaction: its sessions, password, recovery code, seat
-    key and synced offline games go; its seats, and the names in the games played at them
-    (state and review), become :data:`DELETED_NAME`; the row stays with its name (still
-    taken). Each table touched has its revision moved on, so that every server process reads
-    it afresh before its next change. Returns the codes of those tables."""
+    key, synced offline games and push subscriptions (devices) go; its seats, and the names in
+    the games played at them (state and review), become :data:`DELETED_NAME`; the row stays
+    with its name (still taken). Each table touched has its revision moved on, so that every
+    server process reads it afresh before its next change. Returns the codes of those
+    tables."""
     with engine.begin() as c:
         held = _held(c, account_id)
         positions: dict[str, set[int]] = {}
@@ -352,6 +354,7 @@ def delete_account(engine: Engine, account_id: int, when: datetime) -> list[str]
                     )
         c.execute(delete(_SESSIONS).where(_SESSIONS.c.account_id == account_id))
         c.execute(delete(_OFFLINE).where(_OFFLINE.c.account_id == account_id))
+        push.forget_account(c, account_id)  # its devices get no more notifications
         c.execute(
             update(_ACCOUNTS)
             .where(_ACCOUNTS.c.id == account_id)

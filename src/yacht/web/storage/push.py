@@ -58,6 +58,7 @@ __all__ = [
     "enqueue",
     "enqueue_pg",
     "forget",
+    "forget_account",
     "keep_key",
     "later",
     "subscribe",
@@ -208,6 +209,14 @@ def forget(engine: Engine, account: int, endpoint: str) -> bool:
         c.execute(delete(_OUTBOX).where(_OUTBOX.c.subscription_id == found))
         c.execute(delete(_SUBS).where(_SUBS.c.id == found))
     return True
+
+
+def forget_account(c: Connection, account: int) -> None:
+    """In the caller's transaction (an account's deletion): every device of ``account`` and
+    its messages."""
+    mine = select(_SUBS.c.id).where(_SUBS.c.account_id == account)
+    c.execute(delete(_OUTBOX).where(_OUTBOX.c.subscription_id.in_(mine)))
+    c.execute(delete(_SUBS).where(_SUBS.c.account_id == account))
 
 
 def subscription_of(engine: Engine, account: int, endpoint: str) -> dict[str, Any] | None:
