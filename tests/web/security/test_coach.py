@@ -10,6 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from yacht.web.edge.limits import QUOTAS
+from yacht.web.service import coach as live_coach
 
 from ..helpers import Table, until
 
@@ -135,3 +136,13 @@ def test_the_coach_shares_the_hints_quota(table: Table) -> None:
     answers = [table.post("coach", ask(table)) for _ in range(burst)]
     assert [r.status_code for r in answers] == [200] * (burst - 1) + [429]
     assert answers[-1].json()["code"] == "rate_limited"
+
+
+def test_a_full_desk_answers_busy_and_changes_nothing(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every client together may have only so many moves weighed at once."""
+    monkeypatch.setattr(live_coach, "_weighing", [live_coach.QUEUE])
+    r = table.post("coach", ask(table))
+    assert (r.status_code, r.json()["code"]) == (503, "busy")
+    assert table.game["version"] == 1  # nothing played; the mark alone was written

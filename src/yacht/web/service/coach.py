@@ -27,7 +27,9 @@ from yacht.actions import hold_for_keep
 from yacht.game import Game, TurnView
 from yacht.web.protocol.errors import TableError
 from yacht.web.protocol.messages import CoachMessage, RollBody
+from yacht.web.service.bots import portable
 from yacht.web.service.decisions import _yours, check_token, playing
+from yacht.web.service.workers import workers
 from yacht.web.storage.changes import Change
 from yacht.web.storage.store import TableSnapshot
 
@@ -35,7 +37,13 @@ if TYPE_CHECKING:
     from yacht.strategy import Option
     from yacht.strategy.win import WinOption
 
-__all__ = ["coached_seats", "mark", "marked", "wanted", "weigh"]
+__all__ = ["QUEUE", "coached_seats", "mark", "marked", "wanted", "weigh", "weighed"]
+
+QUEUE = 8
+"""Moves being weighed at once in this process, as many as hints being worked out
+(:data:`yacht.web.service.hints.QUEUE`); more are answered ``busy``: the quota bounds one
+client, this all of them together."""
+_weighing = [0]
 
 Wanted = tuple[str, Any]
 """The move asked about, as the hint names options: ``("keep", faces)`` or ``("score", name)``."""
@@ -147,6 +155,17 @@ def weigh(view: TurnView, move: Wanted, unit: str) -> dict[str, Any]:
         "loss": max(loss, 0.0),
         "points_loss": max(most - taken.expected, 0.0),
     }
+
+
+async def weighed(view: TurnView, move: Wanted, unit: str) -> dict[str, Any]:
+    """:func:`weigh` in the server's worker process, at most :data:`QUEUE` at once."""
+    if _weighing[0] >= QUEUE:
+        raise TableError("busy", f"{QUEUE} moves are being weighed: ask again in a moment")
+    _weighing[0] += 1
+    try:
+        return await workers().run(weigh, portable(view), move, unit)
+    finally:
+        _weighing[0] -= 1
 
 
 def _names(option: Option | WinOption) -> Wanted:

@@ -57,7 +57,6 @@ from yacht.web.service.presence import Presence
 from yacht.web.service.push import Push
 from yacht.web.service.state import state_json, state_message
 from yacht.web.service.warmup import Warmup
-from yacht.web.service.workers import workers
 from yacht.web.settings import Settings
 from yacht.web.storage.changes import Change
 from yacht.web.storage.outage import Unavailable
@@ -382,7 +381,7 @@ class TableService:
             move = live_coach.wanted(game, msg)
         self.presence.seen(snap.table.code, [msg.seat])
         unit = msg.threshold.unit
-        word = await workers().run(live_coach.weigh, bots.portable(game.view()), move, unit)
+        word = await live_coach.weighed(game.view(), move, unit)
         limit = msg.threshold.value / (100 if unit == "win" else 1)
         return CoachReply(
             seat=msg.seat,
