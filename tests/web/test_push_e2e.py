@@ -3,7 +3,7 @@ permission granted to the test's context), the page subscribes and sends the sub
 Ann moves and closes her tab; the push service on 127.0.0.1 receives Bob's message and
 decrypts "Your turn"; delivered to the app's service worker through the DevTools protocol
 (``ServiceWorker.deliverPushMessage``), it shows the notification with the table's tag and
-URL; unticking deletes the subscription on the server.
+URL; unticking deletes the subscription on the server, and so does signing out.
 
 Chromium's ``pushManager.subscribe()`` needs Google's push service online, so the page's
 ``PushManager`` is given the subscription the test made (its keys and an endpoint on the test
@@ -34,19 +34,21 @@ def fake_push_manager(device: Device) -> str:
     return f"""
     (() => {{
       const json = {json.dumps(subscription)};
-      let held = null;
+      const KEPT = "test:push-subscribed"; // the browser keeps a subscription across pages
       const made = () => ({{
         endpoint: json.endpoint,
         toJSON: () => json,
-        unsubscribe: async () => {{ held = null; window.__unsubscribed = true; return true; }},
+        unsubscribe: async () => {{ localStorage.removeItem(KEPT); return true; }},
       }});
       PushManager.prototype.subscribe = async function (options) {{
         const key = new Uint8Array(options.applicationServerKey);
         window.__applicationServerKey = btoa(String.fromCharCode(...key));
-        held = made();
-        return held;
+        localStorage.setItem(KEPT, "1");
+        return made();
       }};
-      PushManager.prototype.getSubscription = async function () {{ return held; }};
+      PushManager.prototype.getSubscription = async function () {{
+        return localStorage.getItem(KEPT) ? made() : null;
+      }};
     }})();
     """
 
@@ -171,14 +173,26 @@ def test_the_opt_in_subscribes_and_the_service_worker_shows_your_turn(
         }
     ]
 
-    toggle.uncheck()
+    toggle.uncheck()  # off: deleted on the server and in the browser
     expect(toggle).not_to_be_checked()
     expect(toggle).to_be_enabled()
-    assert bob.evaluate("window.__unsubscribed") is True
+    assert devices(server) == 0
+    assert bob.evaluate("localStorage.getItem('test:push-subscribed')") is None
+    toggle.check()
+    expect(bob.locator("#push-note")).to_have_text("This device will be notified.")
+    assert devices(server) == 1
+    bob.goto(server.url + "/")  # signing out forgets the device too
+    bob.click("#sign-out")
+    expect(bob.locator("#account-out")).to_be_visible()
+    assert devices(server) == 0
+
+
+def devices(server: LiveServer) -> int:
     engine = create_engine(f"sqlite:///{server.db}")
     with engine.connect() as c:
-        assert c.execute(text("SELECT count(*) FROM push_subscriptions")).scalar_one() == 0
+        n = int(c.execute(text("SELECT count(*) FROM push_subscriptions")).scalar_one())
     engine.dispose()
+    return n
 
 
 def _b64std(base64url: str) -> str:

@@ -3,6 +3,7 @@
 import { ACCOUNT, api, esc, setCsrf, show, signedIn, tokens, $ } from "./api.js";
 import { t } from "./i18n.js";
 import { errorText } from "./labels.js";
+import { forgetDevice } from "./push.js";
 
 function render(me, recovery = null) {
   show($("#account-out"), !me);
@@ -46,6 +47,7 @@ export async function setupAccount(toast) {
     }
   });
   $("#sign-out").addEventListener("click", async () => {
+    await forgetDevice().catch(() => {}); // before the session ends: the DELETE needs it
     await api("api/session", { method: "DELETE" }).catch(() => {});
     localStorage.removeItem(ACCOUNT);
     setCsrf(null);

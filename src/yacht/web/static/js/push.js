@@ -56,17 +56,28 @@ async function turnOn() {
   return true;
 }
 
+async function forget(subscription) {
+  await api("api/push/subscriptions", { method: "DELETE", body: { endpoint: subscription.endpoint } }).catch(
+    (error) => {
+      if (error.code !== "not_found") throw error;
+    },
+  );
+  await subscription.unsubscribe();
+}
+
 async function turnOff() {
   const subscription = await current();
-  if (subscription) {
-    await api("api/push/subscriptions", { method: "DELETE", body: { endpoint: subscription.endpoint } }).catch(
-      (error) => {
-        if (error.code !== "not_found") throw error;
-      },
-    );
-    await subscription.unsubscribe();
-  }
+  if (subscription) await forget(subscription);
   note("");
+}
+
+// Signing out (the lobby's account panel): this device stops getting the account's messages,
+// so whoever uses the browser next is not told of the account's games.
+export async function forgetDevice() {
+  if (!("serviceWorker" in navigator)) return;
+  const found = await navigator.serviceWorker.getRegistration(document.baseURI);
+  const subscription = found && (await found.pushManager.getSubscription());
+  if (subscription) await forget(subscription);
 }
 
 // The page's language changed: the messages follow it.
