@@ -81,8 +81,9 @@ def clock_seats(
     of one). The seats' columns already in ``change`` count (a bot handed back, taken back).
 
     The Web Push messages go into ``change.notices`` here too: "your turn" to the account of a
-    seat the game comes to (not to a player of a game of one, whose turn never leaves them),
-    and "game over" to every seat's account when ``change`` ends the game."""
+    seat a new turn comes to (not to a player of a game of one, whose turn never leaves them,
+    nor to one who takes their seat back from the bot), and "game over" to every seat's
+    account when ``change`` ends the game."""
     seconds = move_seconds(table)
     if seconds is None:
         return
@@ -106,7 +107,7 @@ def clock_seats(
         if waits and (held is None or new_turn):
             change.seats[row.position] = {**columns, "deadline": now + seconds}
             account = columns.get("account_id", row.account_id)
-            if held is None and account is not None:  # the turn comes to them: tell them
+            if new_turn and held is None and account is not None:  # the turn comes to them
                 tag = f"{table.code}-{row.position}-{int(now + seconds)}"
                 change.notices.append(Notice("turn", account, tag, now))
         elif not waits and held is not None:
