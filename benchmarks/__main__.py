@@ -8,6 +8,7 @@ MODULES: tuple[str, ...] = (
     "benchmarks.core",
     "benchmarks.duel",
     "benchmarks.openspiel",
+    "benchmarks.push",
     "benchmarks.scale",
     "benchmarks.strategy",
     "benchmarks.simulate",

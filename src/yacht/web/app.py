@@ -114,6 +114,7 @@ def create_app(
                 chore.cancel()
             await asyncio.gather(*chores, return_exceptions=True)
             await runner.stop()
+            await service.push.aclose()
             await service.presence.settle()
             service.hints.close()
             service.accounts.close()

@@ -76,6 +76,8 @@ ATTEMPTS = 10
 PARALLEL = 8
 """Messages one process sends at once."""
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+Outcome = tuple[str, float | None]
+"""What came of one message: sent, gone, later (with when) or drop."""
 
 TEXTS = {
     "turn": (N_("Your turn"), N_("Table {code}: the game is waiting for your move.")),
@@ -185,6 +187,8 @@ class Push:
         self._key_lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._warned_at = float("-inf")
+        self._client: Any = None
+        self._client_loop: asyncio.AbstractEventLoop | None = None
 
     # --- the key -----------------------------------------------------------------------------
 
@@ -263,55 +267,87 @@ class Push:
         sent = 0
         gate = asyncio.Semaphore(PARALLEL)
 
-        async def one(d: rows.Delivery) -> bool:
+        async def one(d: rows.Delivery) -> Outcome:
             async with gate:
-                return await self.deliver(d)
+                return await self._attempt(d)
 
         for _ in range(20):
             moment = self.clock()
             batch = await self._run(rows.claim, moment, moment + self.settings.push_lease)
             if not batch:
                 break
-            sent += sum(await asyncio.gather(*(one(d) for d in batch)))
+            outcomes = await asyncio.gather(*(one(d) for d in batch))
+            await self._settle(list(zip(batch, outcomes, strict=True)))
+            sent += sum(outcome[0] == "sent" for outcome in outcomes)
             if len(batch) < rows.CLAIM_BATCH:
                 break
         return sent
 
     async def deliver(self, d: rows.Delivery) -> bool:
         """Send one claimed message and write down what came of it; True when delivered."""
+        outcome = await self._attempt(d)
+        await self._settle([(d, outcome)])
+        return outcome[0] == "sent"
+
+    async def _settle(self, done: list[tuple[rows.Delivery, Outcome]]) -> None:
+        """Write down what came of a batch, in one transaction: delivered rows and dropped
+        ones deleted, gone subscriptions deleted, failed rows due again later."""
+        sent = [d.id for d, (what, _) in done if what in ("sent", "drop")]
+        gone = sorted({d.subscription for d, (what, _) in done if what == "gone"})
+        again = [(d.id, due) for d, (what, due) in done if what == "later"]
+        await self._run(rows.settle, sent, gone, again)
+
+    async def _attempt(self, d: rows.Delivery) -> Outcome:
+        """Send one claimed message: ``sent``, ``gone`` (404, 410: the subscription is no
+        more), ``later`` (429, 5xx, no answer: with the time to try again) or ``drop``."""
         why = endpoint_error(d.endpoint, self.hosts, self.settings.push_loopback)
         if why is not None:  # the allow-list changed since it was kept
             log.warning("push: not sent to a host off the allow-list: %s", why)
-            await self._run(rows.later, d.id, None)
-            return False
+            return ("drop", None)
         try:
             status = await self._post(d)
         except Exception as e:  # a timeout, a refused connection, a TLS failure
             log.info("push: %s to %s failed: %s", d.kind, _host(d.endpoint), type(e).__name__)
             status = None
         if status is not None and 200 <= status < 300:
-            await self._run(rows.delivered, d.id)
-            return True
+            return ("sent", None)
         if status in (404, 410):
             log.info("push: the subscription at %s is gone; deleted", _host(d.endpoint))
-            await self._run(rows.drop_subscription, d.subscription)
-            return False
+            return ("gone", None)
         if status is None or status == 429 or status >= 500:
-            again = d.attempts + 1 < ATTEMPTS
-            due = self.clock() + min(BACKOFF_CAP, BACKOFF * 2**d.attempts) if again else None
-            if due is None:
-                log.warning("push: %s to %s given up", d.kind, _host(d.endpoint))
-            await self._run(rows.later, d.id, due)
-            return False
+            if d.attempts + 1 < ATTEMPTS:
+                return ("later", self.clock() + min(BACKOFF_CAP, BACKOFF * 2**d.attempts))
+            log.warning("push: %s to %s given up", d.kind, _host(d.endpoint))
+            return ("drop", None)
         log.warning("push: %s to %s refused (%d)", d.kind, _host(d.endpoint), status)
-        await self._run(rows.later, d.id, None)  # a redirect, 400, 403, 413: never better
-        return False
+        return ("drop", None)  # a redirect, 400, 403, 413: never better
+
+    def _http(self) -> Any:
+        """This event loop's HTTP client (connections kept between messages to one push
+        service): no redirects, the timeout, no proxy from the environment."""
+        import httpx
+
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._client_loop is not loop:
+            self._client = httpx.AsyncClient(
+                follow_redirects=False,
+                timeout=httpx.Timeout(self.settings.push_timeout),
+                trust_env=False,
+                limits=httpx.Limits(max_connections=PARALLEL, max_keepalive_connections=PARALLEL),
+            )
+            self._client_loop = loop
+        return self._client
+
+    async def aclose(self) -> None:
+        """Close the HTTP client's connections (the server stops)."""
+        if self._client is not None and self._client_loop is asyncio.get_running_loop():
+            client, self._client = self._client, None
+            await client.aclose()
 
     async def _post(self, d: rows.Delivery) -> int:
         """POST the encrypted message (RFC 8291 aes128gcm, pywebpush) with its VAPID header
         (RFC 8292); the answer's status. No redirect is followed and at most
         :data:`MAX_ANSWER` bytes of the answer are read."""
-        import httpx
         from pywebpush import WebPusher
 
         payload = message(d.kind, d.table_code, d.tag, d.lang, d.hours, self.settings.root_path)
@@ -332,17 +368,14 @@ class Push:
                 "Content-Type": "application/octet-stream",
             }
         )
-        timeout = httpx.Timeout(self.settings.push_timeout)
-        async with (
-            httpx.AsyncClient(follow_redirects=False, timeout=timeout, trust_env=False) as http,
-            http.stream("POST", d.endpoint, content=body, headers=headers) as answer,
-        ):
+        async with self._http().stream("POST", d.endpoint, content=body, headers=headers) as answer:
             read = 0
             async for chunk in answer.aiter_raw():
                 read += len(chunk)
                 if read >= MAX_ANSWER:
                     break
-            return answer.status_code
+            status: int = answer.status_code
+            return status
 
     def _contact(self) -> str:
         contact = self.settings.push_contact

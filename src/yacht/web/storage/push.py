@@ -53,14 +53,13 @@ __all__ = [
     "PushSubscriptionRow",
     "PushWarningRow",
     "claim",
-    "delivered",
-    "drop_subscription",
     "enqueue",
     "enqueue_pg",
     "forget",
     "forget_account",
     "keep_key",
-    "later",
+    "pending",
+    "settle",
     "subscribe",
     "warn_near",
 ]
@@ -219,21 +218,6 @@ def forget_account(c: Connection, account: int) -> None:
     c.execute(delete(_SUBS).where(_SUBS.c.account_id == account))
 
 
-def subscription_of(engine: Engine, account: int, endpoint: str) -> dict[str, Any] | None:
-    """The account's subscription with this endpoint (its settings), or None."""
-    with engine.connect() as c:
-        row = (
-            c.execute(
-                select(_SUBS.c.lang, _SUBS.c.turn, _SUBS.c.near, _SUBS.c.ended).where(
-                    _SUBS.c.endpoint == endpoint, _SUBS.c.account_id == account
-                )
-            )
-            .mappings()
-            .first()
-        )
-    return None if row is None else dict(row)
-
-
 # --- the outbox ------------------------------------------------------------------------------
 
 
@@ -319,30 +303,29 @@ def claim(engine: Engine, now: float, until: float, limit: int = CLAIM_BATCH) ->
     return [Delivery(*r) for r in rows]
 
 
-def delivered(engine: Engine, row_id: int) -> None:
-    """The push service took the message: it is done."""
+def settle(
+    engine: Engine,
+    done: Sequence[int],
+    gone: Sequence[int],
+    again: Sequence[tuple[int, float | None]],
+) -> None:
+    """What came of a batch, in one transaction: the rows ``done`` (delivered, or dropped)
+    deleted; the subscriptions ``gone`` (404, 410) deleted with their messages; each row of
+    ``again`` due again at its time (one attempt more), or deleted when its time is None."""
     with engine.begin() as c:
-        c.execute(delete(_OUTBOX).where(_OUTBOX.c.id == row_id))
-
-
-def later(engine: Engine, row_id: int, due: float | None) -> None:
-    """The message failed: try again at ``due`` (one attempt more), or never (None)."""
-    with engine.begin() as c:
-        if due is None:
-            c.execute(delete(_OUTBOX).where(_OUTBOX.c.id == row_id))
-        else:
-            c.execute(
-                update(_OUTBOX)
-                .where(_OUTBOX.c.id == row_id)
-                .values(due=due, attempts=_OUTBOX.c.attempts + 1)
-            )
-
-
-def drop_subscription(engine: Engine, subscription: int) -> None:
-    """The push service said the subscription is gone (404, 410): delete it and its messages."""
-    with engine.begin() as c:
-        c.execute(delete(_OUTBOX).where(_OUTBOX.c.subscription_id == subscription))
-        c.execute(delete(_SUBS).where(_SUBS.c.id == subscription))
+        dropped = [row_id for row_id, due in again if due is None]
+        if done or dropped:
+            c.execute(delete(_OUTBOX).where(_OUTBOX.c.id.in_([*done, *dropped])))
+        if gone:
+            c.execute(delete(_OUTBOX).where(_OUTBOX.c.subscription_id.in_(gone)))
+            c.execute(delete(_SUBS).where(_SUBS.c.id.in_(gone)))
+        for row_id, due in again:
+            if due is not None:
+                c.execute(
+                    update(_OUTBOX)
+                    .where(_OUTBOX.c.id == row_id)
+                    .values(due=due, attempts=_OUTBOX.c.attempts + 1)
+                )
 
 
 def pending(engine: Engine) -> int:
