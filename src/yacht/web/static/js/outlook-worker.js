@@ -36,6 +36,7 @@ function answer(q) {
     const needed = Math.max(0, q.target - q.banked);
     let tt = targets.get(q.seat) ?? null;
     if (!tg.answers(tt, mask, needed, up)) {
+      self.postMessage({ ...out, partial: true }); // the distribution first: a target table takes seconds
       targets.delete(q.seat);
       tt = tg.targetTable(solver, needed, mask);
       targets.set(q.seat, tt);

@@ -75,7 +75,7 @@ function targetValue() {
   return Number.isInteger(n) && n >= 1 && n <= 400 ? n : NaN;
 }
 
-function show(reply, target) {
+function showDistribution(reply, target) {
   const { summary } = reply;
   const cuts = Object.entries(summary.percentiles)
     .map(([q, v]) => `${percent(Number(q) / 100)}: ${v}`)
@@ -84,6 +84,10 @@ function show(reply, target) {
     distributionSvg(reply.totals, summary, target) +
     `<p>${esc(t("Mean {mean}, standard deviation {stdev}", { mean: number(summary.mean, 2), stdev: number(summary.stdev, 2) }))}</p>` +
     `<p class="muted">${esc(t("Percentiles: {cuts}", { cuts }))}</p>`;
+}
+
+function show(reply, target) {
+  showDistribution(reply, target);
   if (target === null) {
     $("target-chance").hidden = true;
     return;
@@ -112,9 +116,17 @@ function ask(question) {
   const id = asked;
   const slow = setTimeout(() => status(t("Working it out on this device…")), 150);
   worker.onmessage = (event) => {
+    const reply = event.data;
+    if (reply.partial) {
+      // the distribution, while the worker builds a target table
+      if (reply.id === id && !again) {
+        showDistribution(reply, question.target);
+        $("target-chance").hidden = true;
+      }
+      return;
+    }
     clearTimeout(slow);
     inFlight = false;
-    const reply = event.data;
     if (again) {
       const next = again;
       again = null;
