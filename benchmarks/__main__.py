@@ -3,6 +3,7 @@
 import importlib
 
 MODULES: tuple[str, ...] = (
+    "benchmarks.browser_outlook",
     "benchmarks.browser_solver",
     "benchmarks.coach",
     "benchmarks.core",
