@@ -21,7 +21,7 @@ from playwright.sync_api import Page, expect
 from sqlalchemy import create_engine, text
 
 from .live import LiveServer
-from .pages import Pages
+from .pages import Pages, serious_violations
 from .pushservice import Device, PushService
 
 PASSWORD = "correct horse battery"
@@ -173,6 +173,15 @@ def test_the_opt_in_subscribes_and_the_service_worker_shows_your_turn(
         }
     ]
 
+    assert serious_violations(bob) == []  # axe: the setting as a screen reader meets it
+    posted = "**/api/push/subscriptions"
+    with bob.expect_response(posted):  # another language: the messages follow the page's
+        bob.select_option("#lang", "fi")
+    expect(bob.locator("#push-note")).to_have_text("Tälle laitteelle tulee ilmoitukset.")
+    assert language(server) == "fi"
+    with bob.expect_response(posted):
+        bob.select_option("#lang", "en")
+
     toggle.uncheck()  # off: deleted on the server and in the browser
     expect(toggle).not_to_be_checked()
     expect(toggle).to_be_enabled()
@@ -185,6 +194,14 @@ def test_the_opt_in_subscribes_and_the_service_worker_shows_your_turn(
     bob.click("#sign-out")
     expect(bob.locator("#account-out")).to_be_visible()
     assert devices(server) == 0
+
+
+def language(server: LiveServer) -> str:
+    engine = create_engine(f"sqlite:///{server.db}")
+    with engine.connect() as c:
+        lang = str(c.execute(text("SELECT lang FROM push_subscriptions")).scalar_one())
+    engine.dispose()
+    return lang
 
 
 def devices(server: LiveServer) -> int:

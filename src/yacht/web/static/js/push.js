@@ -15,8 +15,12 @@ function kinds() {
   return Object.fromEntries([...boxes].map((box) => [box.dataset.kind, box.checked]));
 }
 
+// The line under the switch, written again in a new language when the page's changes.
+let noted = () => "";
+
 function note(text) {
-  $("#push-note").textContent = text;
+  noted = typeof text === "function" ? text : () => text;
+  $("#push-note").textContent = noted();
 }
 
 function bytes(base64url) {
@@ -44,7 +48,7 @@ async function send(subscription) {
 
 async function turnOn() {
   if ((await Notification.requestPermission()) !== "granted") {
-    note(t("Notifications are blocked for this site: allow them in the browser's settings."));
+    note(() => t("Notifications are blocked for this site: allow them in the browser's settings."));
     return false;
   }
   const { key } = await api("api/push/key");
@@ -52,7 +56,7 @@ async function turnOn() {
     (await current()) ||
     (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytes(key) }));
   await send(subscription);
-  note(t("This device will be notified."));
+  note(() => t("This device will be notified."));
   return true;
 }
 
@@ -80,8 +84,9 @@ export async function forgetDevice() {
   if (subscription) await forget(subscription);
 }
 
-// The page's language changed: the messages follow it.
+// The page's language changed: the line under the switch and the messages follow it.
 export async function pushLanguage() {
+  if ($("#push-note")) note(noted);
   const subscription = $("#push-on")?.checked ? await current() : null;
   if (subscription) await send(subscription).catch(() => {});
 }
@@ -95,11 +100,11 @@ export async function setupPush(me) {
     if (box.dataset.kind in saved) box.checked = Boolean(saved[box.dataset.kind]);
   }
   if (!("serviceWorker" in navigator && "PushManager" in window && "Notification" in window)) {
-    note(t("This browser cannot show notifications."));
+    note(() => t("This browser cannot show notifications."));
     return;
   }
   if (!me) {
-    note(t("Sign in to be notified on this device."));
+    note(() => t("Sign in to be notified on this device."));
     return;
   }
   registration = await navigator.serviceWorker.register(new URL("sw.js", document.baseURI));
@@ -112,7 +117,7 @@ export async function setupPush(me) {
       on.checked = on.checked ? await turnOn() : (await turnOff(), false);
     } catch (error) {
       on.checked = Boolean(await current());
-      note(error.code ? errorText(error) : t("Notifications could not be turned on in this browser."));
+      note(() => (error.code ? errorText(error) : t("Notifications could not be turned on in this browser.")));
     }
     show($("#push-kinds"), on.checked);
     on.disabled = false;
@@ -120,6 +125,6 @@ export async function setupPush(me) {
   $("#push-kinds").addEventListener("change", async () => {
     localStorage.setItem(KINDS, JSON.stringify(kinds()));
     const subscription = await current();
-    if (subscription) await send(subscription).catch((error) => note(errorText(error)));
+    if (subscription) await send(subscription).catch((error) => note(() => errorText(error)));
   });
 }
