@@ -294,6 +294,17 @@ function botDelay() {
   return Number.isFinite(given) && localStorage.getItem("yacht:bot-delay") !== null ? given : 350;
 }
 
+// A bot's moves are drawn at most once a frame: moves made between two frames draw once.
+let drawing = false;
+function drawSoon() {
+  if (drawing) return;
+  drawing = true;
+  requestAnimationFrame(() => {
+    drawing = false;
+    render();
+  });
+}
+
 async function advance() {
   if (busy) return;
   busy = true;
@@ -302,7 +313,7 @@ async function advance() {
       await new Promise((resolve) => setTimeout(resolve, botDelay()));
       await game.botMove(solver, current);
       await save(current);
-      render();
+      drawSoon();
     }
   } finally {
     busy = false;
