@@ -140,12 +140,20 @@ function stopColumns(tt, mask, up, C) {
       const s = (mask | bit) * solver.uppers + raised;
       const top = Math.min(most[s], limit) + 1;
       const at = offsets[s];
+      // needing j + 1 points: rest = j + 1 - gain more after this, read at its cell (clipped
+      // to 0: certain, and to top: out of reach), in three runs without a test per cell
       const o = r * C;
-      for (let j = 0; j < C; j++) {
-        const rest = j + 1 - gain;
-        const v = cells[at + (rest < 0 ? 0 : rest > top ? top : rest)];
+      const first = Math.min(C, Math.max(0, gain));
+      const last = Math.min(C, Math.max(0, gain + top));
+      const certain = cells[at];
+      for (let j = 0; j < first; j++) if (certain > stop[o + j]) stop[o + j] = certain;
+      const from = at + 1 - gain;
+      for (let j = first; j < last; j++) {
+        const v = cells[from + j];
         if (v > stop[o + j]) stop[o + j] = v;
       }
+      const beyond = cells[at + top];
+      for (let j = last; j < C; j++) if (beyond > stop[o + j]) stop[o + j] = beyond;
     }
   }
   return stop;
@@ -166,11 +174,14 @@ export function targetTable(solver, limit, base = 0) {
     if (mask === solver.full || C === 0) continue;
     const stop = stopColumns(tt, mask, up, C);
     const second = rollColumns(stop, keepColumns(rollColumns(stop, keepColumns(stop, C), C), C), C);
-    for (let j = 0; j < C; j++) {
-      let sum = 0;
-      for (let r = 0; r < ROLLS.length; r++) sum += FIRST_ROLL[r] * second[r * C + j];
-      cells[at + 1 + j] = sum;
+    // the sum over the first roll, in roll order for every column at once (row by row)
+    const sums = new Float64Array(C);
+    for (let r = 0; r < ROLLS.length; r++) {
+      const f = FIRST_ROLL[r];
+      const o = r * C;
+      for (let j = 0; j < C; j++) sums[j] += f * second[o + j];
     }
+    cells.set(sums, at + 1);
   }
   return tt;
 }
