@@ -159,30 +159,42 @@ function stopColumns(tt, mask, up, C) {
   return stop;
 }
 
-/** The best chance of scoring at least n more points, for every state after `base` and every
- * n up to `limit` (yacht.strategy.target.target_table(rules, limit, base=base)). */
-export function targetTable(solver, limit, base = 0) {
+/** A target table with only its certain cells (needing 0 points) filled, and its own states
+ * (those with cells of their own) fullest first: what fillState fills, layer by layer. */
+export function emptyTargetTable(solver, limit, base = 0) {
   const layout = targetLayout(solver, limit, base);
   checkSize(layout.size);
   const cells = new Float64Array(layout.size);
   const tt = { solver, limit, base, offsets: layout.offsets, most: layout.most, cells };
-  for (const [mask, up] of layout.own) {
-    const s = mask * solver.uppers + up;
-    const at = layout.offsets[s];
-    cells[at] = 1;
-    const C = Math.min(layout.most[s], limit);
-    if (mask === solver.full || C === 0) continue;
-    const stop = stopColumns(tt, mask, up, C);
-    const second = rollColumns(stop, keepColumns(rollColumns(stop, keepColumns(stop, C), C), C), C);
-    // the sum over the first roll, in roll order for every column at once (row by row)
-    const sums = new Float64Array(C);
-    for (let r = 0; r < ROLLS.length; r++) {
-      const f = FIRST_ROLL[r];
-      const o = r * C;
-      for (let j = 0; j < C; j++) sums[j] += f * second[o + j];
-    }
-    cells.set(sums, at + 1);
+  for (const [mask, up] of layout.own) cells[layout.offsets[mask * solver.uppers + up]] = 1;
+  return { tt, own: layout.own };
+}
+
+/** The cells of state [mask, up] (needing 1 to min(most, limit) points) from the cells of the
+ * states after it; returns how many it wrote. */
+export function fillState(tt, mask, up) {
+  const { solver, limit, cells } = tt;
+  const s = mask * solver.uppers + up;
+  const C = Math.min(tt.most[s], limit);
+  if (mask === solver.full || C === 0) return 0;
+  const stop = stopColumns(tt, mask, up, C);
+  const second = rollColumns(stop, keepColumns(rollColumns(stop, keepColumns(stop, C), C), C), C);
+  // the sum over the first roll, in roll order for every column at once (row by row)
+  const sums = new Float64Array(C);
+  for (let r = 0; r < ROLLS.length; r++) {
+    const f = FIRST_ROLL[r];
+    const o = r * C;
+    for (let j = 0; j < C; j++) sums[j] += f * second[o + j];
   }
+  cells.set(sums, tt.offsets[s] + 1);
+  return C;
+}
+
+/** The best chance of scoring at least n more points, for every state after `base` and every
+ * n up to `limit` (yacht.strategy.target.target_table(rules, limit, base=base)). */
+export function targetTable(solver, limit, base = 0) {
+  const { tt, own } = emptyTargetTable(solver, limit, base);
+  for (const [mask, up] of own) fillState(tt, mask, up);
   return tt;
 }
 
