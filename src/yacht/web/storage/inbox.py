@@ -74,6 +74,7 @@ class Waiting:
             return None
         return summary.get(key)
 
+
 def waiting_on(
     engine: Engine,
     account: int | None,
