@@ -3,8 +3,9 @@ page's worker takes to build the tables it answers from, per preset, timed insid
 
 Rows, per preset: the points to come from every state after a position (the distribution of
 the final total, :mod:`yacht.strategy.remaining`'s table for those states) and the target table
-(:mod:`yacht.strategy.target`'s, for those states and up to the points still needed), from a
-new game and from later turns (clubhouse's from the first turn at which they fit the page's
+(:mod:`yacht.strategy.target`'s, for those states and up to the points still needed, banded as
+the page builds it: only the cells a game needing that many points at the position can reach;
+``cells`` counts the whole layout), from a new game and from later turns (clubhouse's from the first turn at which they fit the page's
 6 million cells), then one answer read from them (a position's distribution and every option's
 chance of the target). Each row is built RUNS times: median and worst. And traditional again
 with the CPU slowed four times by the DevTools protocol (``Emulation.setCPUThrottlingRate``),
@@ -61,7 +62,7 @@ MEASURE = """async ({preset, used, needed, runs}) => {
     rem = o.remainingTable(solver, base);
     out.remaining.push(performance.now() - t);
     t = performance.now();
-    tt = tg.targetTable(solver, needed, base);
+    tt = tg.targetTable(solver, needed, base, true);
     out.target.push(performance.now() - t);
   }
   for (let i = 0; i < 50; i++) {

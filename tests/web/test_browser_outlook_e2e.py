@@ -209,6 +209,53 @@ def test_the_outlook_equals_the_engine(
     assert worst <= 1e-9
 
 
+BANDED = (
+    IMPORTS
+    + """
+const out = [];
+for (const [name, base, limit] of arg) {
+  const solver = await s.loadSolver(name);
+  const banded = tg.targetTable(solver, limit, base, true);
+  const full = tg.targetTable(solver, limit, base);
+  let cells = 0, differ = 0, refused = 0, asked = 0;
+  for (const [mask, up] of o.statesAfter(solver, base)) {
+    const st = mask * solver.uppers + up;
+    const top = Math.min(full.most[st], limit);
+    const low = banded.low(mask, up);
+    for (let n = low; n <= top; n++) {
+      cells++;
+      const mine = banded.cells[banded.offsets[st] + n];
+      if (!Object.is(mine, full.cells[full.offsets[st] + n])) differ++;
+    }
+    if (low > 1 && low - 1 <= top) {
+      asked++;
+      if (!tg.answers(banded, mask, low - 1, up) && tg.answers(full, mask, low - 1, up)) refused++;
+    }
+  }
+  out.push({cells, differ, refused, asked, all: full.cells.length});
+}
+return out;"""
+)
+
+
+def test_a_banded_target_table_is_the_whole_one_where_it_answers(
+    pages: Pages, server: LiveServer
+) -> None:
+    """The page builds a target table only for the cells its game can reach (a banded table:
+    needing no fewer points than the target less the best of every category used since, and the
+    bonus once the subtotal has it); those cells are the whole table's to the bit, and a
+    position needing fewer is not answered from it (the page builds again)."""
+    club = (1 << 6) | (1 << 7) | (1 << 8) | (1 << 10) | (1 << 11)  # the bonus still to play for
+    cases = [
+        ["traditional", (1 << 3) | (1 << 9) | (1 << 11), 150],
+        ["clubhouse", club | (1 << 9), 80],
+    ]
+    got = in_page(pages.open(f"{server.url}/"), BANDED, cases)
+    for case in got:
+        assert case["differ"] == 0 and case["refused"] == case["asked"] > 0, case
+        assert 0 < case["cells"] < case["all"], case
+
+
 BAD = (
     IMPORTS
     + """

@@ -3,7 +3,7 @@
 // needed, each cell a turn solved for that chance; and every option's chance (the hint with a
 // target). docs/web/offline.md says what it costs.
 import { FIRST_ROLL, KEEPS, KEEP_START, ROLLS, SolverError, compareOptions, hint, keepValues, roundDecimal, rollValues, state } from "./solver.js";
-import { DROP, checkSize, counts, inBase, local, mostTable, rollIndex, statesAfter } from "./outlook.js";
+import { DROP, bestOf, checkSize, counts, inBase, local, mostTable, rollIndex, statesAfter } from "./outlook.js";
 
 function targetLayout(solver, limit, base) {
   const { most, upperRoom } = mostTable(solver);
@@ -121,8 +121,8 @@ function rollColumns(stop, keeps, C) {
   return best;
 }
 
-function stopColumns(tt, mask, up, C) {
-  // stop[r * C + j]: the best chance after scoring roll r, needing j + 1 points
+function stopColumns(tt, mask, up, C, skip) {
+  // stop[r * C + j]: the best chance after scoring roll r, needing skip + j + 1 points
   const { solver, offsets, most, cells, limit } = tt;
   const n = solver.categories.length;
   const stop = new Float64Array(ROLLS.length * C).fill(-Infinity);
@@ -132,7 +132,7 @@ function stopColumns(tt, mask, up, C) {
     for (let r = 0; r < ROLLS.length; r++) {
       const pts = solver.points[r * n + c];
       let raised = up;
-      let gain = pts;
+      let gain = pts - skip;
       if (counts(solver, c)) {
         raised = Math.min(solver.cap, up + pts);
         if (up < solver.cap && up + pts >= solver.cap) gain += solver.bonus;
@@ -159,13 +159,29 @@ function stopColumns(tt, mask, up, C) {
   return stop;
 }
 
+// A game that needs `limit` points at the base's turn has scored at most the best of every
+// category used since (and the bonus, if its subtotal has reached it: below, the bonus is still
+// to come) when it reaches a later state, so it needs at least limit minus that there. A banded
+// table computes only those cells, and what they read are cells of the band too (a third
+// fewer cells from a new game with 200 points needed, two thirds fewer with 250).
+function lowest(solver, best, limit, base, mask, up) {
+  let most = 0;
+  for (let c = 0; c < best.length; c++) if (mask & ~base & (1 << c)) most += best[c];
+  if (solver.hasBonus && up >= solver.cap) most += solver.bonus;
+  return Math.max(1, limit - most);
+}
+
 /** A target table with only its certain cells (needing 0 points) filled, and its own states
- * (those with cells of their own) fullest first: what fillState fills, layer by layer. */
-export function emptyTargetTable(solver, limit, base = 0) {
+ * (those with cells of their own) fullest first: what fillState fills, layer by layer.
+ * `banded`: only the cells a game needing `limit` points at the base can reach (answers()
+ * says which positions it answers). */
+export function emptyTargetTable(solver, limit, base = 0, banded = false) {
   const layout = targetLayout(solver, limit, base);
   checkSize(layout.size);
   const cells = new Float64Array(layout.size);
-  const tt = { solver, limit, base, offsets: layout.offsets, most: layout.most, cells };
+  const best = bestOf(solver);
+  const low = banded ? (mask, up) => lowest(solver, best, limit, base, mask, up) : () => 1;
+  const tt = { solver, limit, base, offsets: layout.offsets, most: layout.most, cells, low };
   for (const [mask, up] of layout.own) cells[layout.offsets[mask * solver.uppers + up]] = 1;
   return { tt, own: layout.own };
 }
@@ -175,9 +191,10 @@ export function emptyTargetTable(solver, limit, base = 0) {
 export function fillState(tt, mask, up) {
   const { solver, limit, cells } = tt;
   const s = mask * solver.uppers + up;
-  const C = Math.min(tt.most[s], limit);
-  if (mask === solver.full || C === 0) return 0;
-  const stop = stopColumns(tt, mask, up, C);
+  const skip = tt.low(mask, up) - 1;
+  const C = Math.min(tt.most[s], limit) - skip;
+  if (mask === solver.full || C <= 0) return 0;
+  const stop = stopColumns(tt, mask, up, C, skip);
   const second = rollColumns(stop, keepColumns(rollColumns(stop, keepColumns(stop, C), C), C), C);
   // the sum over the first roll, in roll order for every column at once (row by row)
   const sums = new Float64Array(C);
@@ -186,14 +203,15 @@ export function fillState(tt, mask, up) {
     const o = r * C;
     for (let j = 0; j < C; j++) sums[j] += f * second[o + j];
   }
-  cells.set(sums, tt.offsets[s] + 1);
+  cells.set(sums, tt.offsets[s] + 1 + skip);
   return C;
 }
 
 /** The best chance of scoring at least n more points, for every state after `base` and every
- * n up to `limit` (yacht.strategy.target.target_table(rules, limit, base=base)). */
-export function targetTable(solver, limit, base = 0) {
-  const { tt, own } = emptyTargetTable(solver, limit, base);
+ * n up to `limit` (yacht.strategy.target.target_table(rules, limit, base=base)); `banded`:
+ * only for the positions of a game needing `limit` points at the base (see emptyTargetTable). */
+export function targetTable(solver, limit, base = 0, banded = false) {
+  const { tt, own } = emptyTargetTable(solver, limit, base, banded);
   for (const [mask, up] of own) fillState(tt, mask, up);
   return tt;
 }
@@ -201,8 +219,11 @@ export function targetTable(solver, limit, base = 0) {
 /** The size of the target table targetTable(solver, limit, base) would build, in cells. */
 export const targetCells = (solver, limit, base = 0) => targetLayout(solver, limit, base).size;
 /** Whether target table `tt` answers a turn-start state [mask, up] needing `needed` points. */
-export const answers = (tt, mask, needed, up = 0) =>
-  tt !== null && inBase(mask, tt.base) && Math.min(needed, tt.most[mask * tt.solver.uppers + up]) <= tt.limit;
+export function answers(tt, mask, needed, up = 0) {
+  if (tt === null || !inBase(mask, tt.base)) return false;
+  const most = tt.most[mask * tt.solver.uppers + up];
+  return Math.min(needed, most) <= tt.limit && (needed <= 0 || needed > most || needed >= tt.low(mask, up));
+}
 
 /** The best chance of a final total of at least `target` from a turn's start with `banked`
  * points on the sheet (yacht.strategy.target.target_probability). */

@@ -38,7 +38,7 @@ function answer(q) {
     if (!tg.answers(tt, mask, needed, up)) {
       self.postMessage({ ...out, partial: true }); // the distribution first: a target table takes seconds
       targets.delete(q.seat);
-      tt = tg.targetTable(solver, needed, mask);
+      tt = tg.targetTable(solver, needed, mask, true); // banded: this game's positions
       targets.set(q.seat, tt);
     }
     if (q.dice === null) {

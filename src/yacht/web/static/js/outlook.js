@@ -106,7 +106,8 @@ function reachableUppers(solver, mask) {
   return UPPER_SUMS.get(key);
 }
 
-function bestOf(solver) {
+/** Each category's best score (sheet order). */
+export function bestOf(solver) {
   const n = solver.categories.length;
   return Array.from({ length: n }, (_, c) => {
     let most = 0;
