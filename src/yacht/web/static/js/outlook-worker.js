@@ -8,10 +8,17 @@ import { makeSolver, state } from "./solver.js";
 
 const solvers = new Map();
 // Per seat of the game (a hot-seat game's people each have their own position), the newest
-// table of points to come and target table; those of another preset are let go.
+// table of points to come and target table, for the two seats asked last (clubhouse's may be
+// 48 MB each); those of another preset are let go.
 const remaining = new Map();
 const targets = new Map();
 let preset = null;
+
+function keep(tables, seat, table) {
+  tables.delete(seat);
+  tables.set(seat, table);
+  while (tables.size > 2) tables.delete(tables.keys().next().value);
+}
 
 function answer(q) {
   if (!solvers.has(q.preset)) solvers.set(q.preset, makeSolver(q.index, q.preset, q.values));
@@ -27,7 +34,7 @@ function answer(q) {
   if (!o.covers(rem, mask)) {
     remaining.delete(q.seat); // free the old one first: a phone may not hold both
     rem = o.remainingTable(solver, mask);
-    remaining.set(q.seat, rem);
+    keep(remaining, q.seat, rem);
   }
   const toCome = o.pointsToCome(rem, mask, up, q.dice, q.rollsLeft);
   out.totals = o.finalTotals(toCome, q.banked);
@@ -39,7 +46,7 @@ function answer(q) {
       self.postMessage({ ...out, partial: true }); // the distribution first: a target table takes seconds
       targets.delete(q.seat);
       tt = tg.targetTable(solver, needed, mask, true); // banded: this game's positions
-      targets.set(q.seat, tt);
+      keep(targets, q.seat, tt);
     }
     if (q.dice === null) {
       out.chance = tg.targetChance(tt, mask, up, q.target, q.banked);
