@@ -5,9 +5,9 @@ Rows, per preset: the points to come from every state after a position (the dist
 the final total, :mod:`yacht.strategy.remaining`'s table for those states) and the target table
 (:mod:`yacht.strategy.target`'s, for those states and up to the points still needed, banded as
 the page builds it: only the cells a game needing that many points at the position can reach;
-``cells`` counts the whole layout), from a new game and from later turns (clubhouse's from the first turn at which they fit the page's
-6 million cells), then one answer read from them (a position's distribution and every option's
-chance of the target). Each row is built RUNS times: median and worst. And traditional again
+``cells`` counts the whole layout), from a new game and from later turns (clubhouse's from
+the first turn at which they fit the page's 6 million cells), then one answer read from them
+(a position's distribution and every option's chance of the target). Each row is built RUNS times: median and worst. And traditional again
 with the CPU slowed four times by the DevTools protocol (``Emulation.setCPUThrottlingRate``),
 a stand-in for a mid-range phone. The cells are float64 (8 bytes); nothing here is shipped:
 the page computes them from the values file it already has.
