@@ -7,9 +7,9 @@ the final total, :mod:`yacht.strategy.remaining`'s table for those states) and t
 the page builds it: only the cells a game needing that many points at the position can reach;
 ``cells`` counts the whole layout), from a new game and from later turns (clubhouse's from
 the first turn at which they fit the page's 6 million cells), then one answer read from them
-(a position's distribution and every option's chance of the target). Each row is built RUNS times: median and worst. And traditional again
-with the CPU slowed four times by the DevTools protocol (``Emulation.setCPUThrottlingRate``),
-a stand-in for a mid-range phone. The cells are float64 (8 bytes); nothing here is shipped:
+(a position's distribution and every option's chance of the target). Each row is built RUNS
+times: median and worst. And traditional again with the CPU slowed four times by the DevTools
+protocol (``Emulation.setCPUThrottlingRate``), a stand-in for a mid-range phone. The cells are float64 (8 bytes); nothing here is shipped:
 the page computes them from the values file it already has.
 
 Run: ``python -m benchmarks.browser_outlook`` (``--docs`` also writes the figures into
