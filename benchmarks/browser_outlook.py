@@ -1,16 +1,16 @@
 """The outlook on /play (static/js/outlook.js and outlook-target.js) in Chromium: how long the
 page's worker takes to build the tables it answers from, per preset, timed inside the page.
 
-Rows, per preset: the points to come from every state after a position (the distribution of
-the final total, :mod:`yacht.strategy.remaining`'s table for those states) and the target table
+Rows, per preset: the points to come from every state after a position (the distribution of the
+final total, :mod:`yacht.strategy.remaining`'s table for those states) and the target table
 (:mod:`yacht.strategy.target`'s, for those states and up to the points still needed, banded as
 the page builds it: only the cells a game needing that many points at the position can reach;
-``cells`` counts the whole layout), from a new game and from later turns (clubhouse's from
-the first turn at which they fit the page's 6 million cells), then one answer read from them
-(a position's distribution and every option's chance of the target). Each row is built RUNS
-times: median and worst. And traditional again with the CPU slowed four times by the DevTools
-protocol (``Emulation.setCPUThrottlingRate``), a stand-in for a mid-range phone. The cells are float64 (8 bytes); nothing here is shipped:
-the page computes them from the values file it already has.
+``cells`` counts the whole layout), from a new game and from later turns (clubhouse's from the
+first turn at which they fit the page's 6 million cells), then one answer read from them (a
+position's distribution and every option's chance of the target). Each row is built RUNS times:
+median and worst. And traditional again with the CPU slowed four times by the DevTools protocol
+(``Emulation.setCPUThrottlingRate``), a stand-in for a mid-range phone. The cells are float64 (8
+bytes); nothing here is shipped: the page computes them from the values file it already has.
 
 Run: ``python -m benchmarks.browser_outlook`` (``--docs`` also writes the figures into
 docs/web/offline.md between ``<!-- browser-outlook:start -->`` and ``<!-- browser-outlook:end
