@@ -5,8 +5,8 @@ service, endpoints, pages) and its lifespan starts and stops the background work
 >>> schemas = app.openapi()["components"]["schemas"]
 >>> [s["$ref"].split("/")[-1] for s in schemas["ServerMessage"]["oneOf"]]
 ... # doctest: +NORMALIZE_WHITESPACE
-['StateMessage', 'ErrorMessage', 'HintReply', 'WelcomeMessage', 'PongMessage', 'NoticeMessage',
- 'ElsewhereMessage']
+['StateMessage', 'ErrorMessage', 'HintReply', 'CoachReply', 'WelcomeMessage', 'PongMessage',
+ 'NoticeMessage', 'ElsewhereMessage']
 """
 
 from __future__ import annotations
