@@ -32,6 +32,11 @@ import pytest
 
 pytest_plugins = ["pytester"]  # tests/test_require_all.py runs these rules on a suite of its own
 
+# Importing it imports Stable-Baselines3 and torch (extra yacht[rl]), seconds in every pytest
+# process and an error where the extra is not installed: no doctests there, it is tested by
+# tests/env/test_sb3_vector.py (marked rl).
+collect_ignore = ["src/yacht/env/sb3.py"]
+
 ROOT = Path(__file__).resolve().parent
 SERVICES_ENV = ROOT / "build" / "services.env"
 CHROMIUM = Path("/usr/bin/chromium")

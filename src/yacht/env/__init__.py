@@ -15,7 +15,7 @@ both import PettingZoo only when first used. Observation options are the wrapper
 :class:`VectorYachtEnv` steps thousands of solo games at once as numpy arrays (the same games
 as :class:`YachtEnv` for the same seeds: both deal :func:`counter_dice`). An agent trained on
 any of them plays a PettingZoo seat through :func:`to_solo` and :func:`seat_action` (or
-:func:`seat_policy`, both at once).
+:func:`seat_policy`, both at once). :class:`SB3VecEnv` gives Stable-Baselines3 the batched games.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from yacht.env.aec import env as aec_env
     from yacht.env.aec import raw_env
     from yacht.env.evaluation import Evaluation, evaluate
+    from yacht.env.sb3 import SB3VecEnv
 
 __all__ = [
     "ACTION_COUNT",
@@ -60,6 +61,7 @@ __all__ = [
     "FaceCounts",
     "Features",
     "OptimumInfo",
+    "SB3VecEnv",
     "VectorYachtEnv",
     "YachtEnv",
     "action_mask",
@@ -95,4 +97,8 @@ def __getattr__(name: str) -> Any:
         from yacht.env import evaluation
 
         return getattr(evaluation, name)
+    if name == "SB3VecEnv":  # Stable-Baselines3 only when asked for (extra yacht[rl])
+        from yacht.env.sb3 import SB3VecEnv
+
+        return SB3VecEnv
     raise AttributeError(f"module 'yacht.env' has no attribute {name!r}")
