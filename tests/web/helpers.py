@@ -111,8 +111,11 @@ class Table:
             time.sleep(0.02)
 
     def play_turn(self, seat: int) -> dict[str, Any]:
-        """Roll once and score the first open category."""
-        game = self.ok(seat, {"kind": "roll"})
+        """Roll once (if a roll is left: a bot may have played part of the turn) and score
+        the first open category."""
+        game = self.game
+        if game["rolls_left"] > 0:
+            game = self.ok(seat, {"kind": "roll"})
         category = next(iter(game["potentials"]))
         return self.ok(seat, {"kind": "score", "category": category})
 
