@@ -44,7 +44,7 @@ def test_it_plays_the_single_envs_games_in_sb3s_conventions(autoreset_mode: str)
         obs, rewards, dones, infos = venv.step(actions)
         for i, env in enumerate(singles):
             single_obs, reward, terminated, _, info = env.step(int(actions[i]))
-            assert rewards[i] == np.float32(0.5 * reward)
+            assert rewards[i] == np.float32(0.5 * float(reward))
             returns[i] += rewards[i]
             lengths[i] += 1
             assert dones[i] == terminated
