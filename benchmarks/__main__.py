@@ -10,6 +10,7 @@ MODULES: tuple[str, ...] = (
     "benchmarks.duel",
     "benchmarks.openspiel",
     "benchmarks.push",
+    "benchmarks.sb3_env",
     "benchmarks.scale",
     "benchmarks.strategy",
     "benchmarks.simulate",

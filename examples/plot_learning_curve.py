@@ -1,4 +1,5 @@
-"""Plot a learning curve from train_maskable_ppo.py's curve.csv against the reference players.
+"""Plot a learning curve (train_maskable_ppo.py's or train_vector_ppo.py's curve.csv) against the
+reference players.
 
     python examples/plot_learning_curve.py build/rl/ppo/curve.csv docs/images/rl-learning-curve.png
 
@@ -50,12 +51,17 @@ def main(argv: list[str] | None = None) -> int:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    steps = [r["steps"] / 1000 for r in rows]
+    scale, unit = (1e6, "millions") if rows[-1]["steps"] > 2e7 else (1e3, "thousands")
+    steps = [r["steps"] / scale for r in rows]
     means = [r["mean"] for r in rows]
     errors = [2 * r["se"] for r in rows]
     fig, ax = plt.subplots(figsize=(9, 4.8), dpi=100)
     ax.errorbar(steps, means, yerr=errors, marker="o", ms=3, capsize=2, label="learner (±2 SE)")
-    train = [(s, r["train_mean"]) for s, r in zip(steps, rows, strict=True) if r["train_mean"] > 0]
+    train = [
+        (s, r["train_mean"])
+        for s, r in zip(steps, rows, strict=True)
+        if r.get("train_mean", 0) > 0  # train_vector_ppo.py's curve has no such column
+    ]
     if train:
         ax.plot(*zip(*train, strict=True), ls=":", color="grey", label="training games (sampled)")
     styles = ["-", "--", "--", "--", "-.", ":"]
@@ -70,8 +76,12 @@ def main(argv: list[str] | None = None) -> int:
             va="center",
             fontsize=8,
         )
-    minutes = rows[-1]["minutes"]
-    ax.set_xlabel(f"environment steps (thousands); {minutes:.1f} minutes on this machine")
+    spent = (
+        f"{rows[-1]['cpu_minutes']:.1f} CPU minutes"
+        if "cpu_minutes" in rows[-1]
+        else f"{rows[-1]['minutes']:.1f} minutes"
+    )
+    ax.set_xlabel(f"environment steps ({unit}); {spent} on this machine")
     ax.set_ylabel(f"mean final total, {args.rules}")
     ax.set_title(args.title)
     ax.set_ylim(0, max(refs.values()) + 15)
