@@ -16,12 +16,12 @@ from yacht.rules import CATEGORIES, Category
 
 def test_terminate_is_the_default_it_ends_the_episode_with_the_penalty() -> None:
     env = YachtEnv()
-    assert (env.illegal_action, env.illegal_penalty) == ("terminate", 1.0)
+    assert (env.illegal_action, env.illegal_penalty) == ("terminate", 10.0)
     env.reset(seed=2)
     env.step(score_action("ones"))
     before, seen = env.game.to_json(), env.game.dice
     obs, reward, terminated, truncated, info = env.step(score_action("ones"))
-    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-10.0, True, False, True)
     assert env.game.to_json() == before and not env.game.finished
     assert tuple(obs[:5]) == seen
     with pytest.raises(GameOverError, match="episode is over"):
@@ -37,7 +37,7 @@ def test_penalize_changes_nothing_but_the_reward() -> None:
     env.step(score_action("ones"))
     before, seen = env.game.to_json(), env.game.dice
     obs, reward, terminated, truncated, info = env.step(score_action("ones"))
-    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, False, False, True)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-10.0, False, False, True)
     assert env.game.to_json() == before
     assert tuple(obs[:5]) == seen and info["action_mask"][score_action("ones")] == 0
     _, reward, _, _, info = env.step(score_action("twos"))

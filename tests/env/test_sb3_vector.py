@@ -92,7 +92,7 @@ def test_dqn_runs_on_it_and_an_illegal_action_ends_that_game_only() -> None:
     _, rewards, dones, infos = venv.step(np.array([32, 32, 0, 0]))  # score Ones, roll
     _, rewards, dones, infos = venv.step(np.array([32, 33, 0, 0]))  # Ones again: illegal
     assert dones.tolist() == [True, False, False, False]
-    assert rewards[0] == -1.0 and infos[0]["illegal_action"] is True
+    assert rewards[0] == -10.0 and infos[0]["illegal_action"] is True
 
 
 def test_bad_input_is_refused_with_the_reason() -> None:

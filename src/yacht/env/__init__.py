@@ -26,7 +26,7 @@ import gymnasium
 
 from yacht.env.agents import bot_action, view_from_observation
 from yacht.env.counter_dice import CounterDice, counter_dice
-from yacht.env.gym_env import ENV_ID, ILLEGAL_ACTIONS, ILLEGAL_LIMIT, YachtEnv
+from yacht.env.gym_env import ENV_ID, ILLEGAL_ACTIONS, ILLEGAL_LIMIT, ILLEGAL_PENALTY, YachtEnv
 from yacht.env.seat import seat_action, seat_policy, to_solo
 from yacht.env.spaces import (
     ACTION_COUNT,
@@ -56,6 +56,7 @@ __all__ = [
     "HOLD_COUNT",
     "ILLEGAL_ACTIONS",
     "ILLEGAL_LIMIT",
+    "ILLEGAL_PENALTY",
     "CounterDice",
     "Evaluation",
     "FaceCounts",

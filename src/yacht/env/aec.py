@@ -47,7 +47,7 @@ from pettingzoo.utils.agent_selector import AgentSelector
 
 from yacht.actions import Hold, Roll
 from yacht.env.counter_dice import CounterDice
-from yacht.env.gym_env import ILLEGAL_LIMIT, check_illegal, render_text
+from yacht.env.gym_env import ILLEGAL_LIMIT, ILLEGAL_PENALTY, check_illegal, render_text
 from yacht.env.spaces import (
     ACTION_COUNT,
     action_mask,
@@ -70,7 +70,7 @@ def env(
     rules: Rules | str = "traditional",
     render_mode: str | None = None,
     illegal_action: str = "raise",
-    illegal_penalty: float = 1.0,
+    illegal_penalty: float = ILLEGAL_PENALTY,
     illegal_limit: int = ILLEGAL_LIMIT,
     reward: str = "points",
 ) -> AECEnv:
@@ -102,7 +102,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type hints
         rules: Rules | str = "traditional",
         render_mode: str | None = None,
         illegal_action: str = "raise",
-        illegal_penalty: float = 1.0,
+        illegal_penalty: float = ILLEGAL_PENALTY,
         *,
         illegal_limit: int = ILLEGAL_LIMIT,
         reward: str = "points",

@@ -45,7 +45,7 @@ from gymnasium.vector.utils import batch_space
 
 from yacht.actions import InvalidActionError
 from yacht.env.counter_dice import DICE_PER_EPISODE, stream_faces, stream_start
-from yacht.env.gym_env import ILLEGAL_LIMIT, check_illegal
+from yacht.env.gym_env import ILLEGAL_LIMIT, ILLEGAL_PENALTY, check_illegal
 from yacht.env.spaces import (
     ACTION_COUNT,
     HOLD_COUNT,
@@ -136,7 +136,7 @@ class VectorYachtEnv(gymnasium.vector.VectorEnv[Array, Array, Array]):
         observation: str = "raw",
         one_hot: bool = True,
         illegal_action: str = "terminate",
-        illegal_penalty: float = 1.0,
+        illegal_penalty: float = ILLEGAL_PENALTY,
         illegal_limit: int = ILLEGAL_LIMIT,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
