@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 from fastapi import FastAPI
+from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from yacht.web.app import create_app
@@ -182,3 +183,12 @@ def until(ws: WebSocketTestSession, kind: str) -> dict[str, Any]:
         if message["type"] == kind:
             return message
     raise AssertionError(f"no {kind!r} message")
+
+
+def sqlite_value(db: Path, sql: str) -> Any:
+    """The one value a query returns from a test server's SQLite database."""
+    engine = create_engine(f"sqlite:///{db}")
+    with engine.connect() as c:
+        value = c.execute(text(sql)).scalar_one()
+    engine.dispose()
+    return value

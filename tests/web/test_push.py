@@ -20,7 +20,7 @@ from yacht.web.service.correspondence import DAY
 from yacht.web.settings import Settings
 
 from .account_helpers import Device, Site, site
-from .helpers import seed_maker
+from .helpers import seed_maker, sqlite_value
 from .pushservice import PushService, check_vapid
 from .test_correspondence import Clock, play_out
 
@@ -66,11 +66,7 @@ def outbox(db: Path) -> list[Any]:
 
 
 def subscriptions(db: Path) -> int:
-    engine = create_engine(f"sqlite:///{db}")
-    with engine.connect() as c:
-        n = int(c.execute(text("SELECT count(*) FROM push_subscriptions")).scalar_one())
-    engine.dispose()
-    return n
+    return int(sqlite_value(db, "SELECT count(*) FROM push_subscriptions"))
 
 
 def move(device: Device, code: str, seat: int, token: str) -> None:

@@ -18,8 +18,8 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Page, expect
-from sqlalchemy import create_engine, text
 
+from .helpers import sqlite_value
 from .live import LiveServer
 from .pages import Pages, serious_violations
 from .pushservice import Device, PushService
@@ -197,19 +197,11 @@ def test_the_opt_in_subscribes_and_the_service_worker_shows_your_turn(
 
 
 def language(server: LiveServer) -> str:
-    engine = create_engine(f"sqlite:///{server.db}")
-    with engine.connect() as c:
-        lang = str(c.execute(text("SELECT lang FROM push_subscriptions")).scalar_one())
-    engine.dispose()
-    return lang
+    return str(sqlite_value(server.db, "SELECT lang FROM push_subscriptions"))
 
 
 def devices(server: LiveServer) -> int:
-    engine = create_engine(f"sqlite:///{server.db}")
-    with engine.connect() as c:
-        n = int(c.execute(text("SELECT count(*) FROM push_subscriptions")).scalar_one())
-    engine.dispose()
-    return n
+    return int(sqlite_value(server.db, "SELECT count(*) FROM push_subscriptions"))
 
 
 def _b64std(base64url: str) -> str:
