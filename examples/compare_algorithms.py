@@ -17,7 +17,8 @@ so the defaults mean the same for every budget.
 During training, every tenth of the budget, the greedy policy plays 1,000 fixed-seed games in
 a ``VectorYachtEnv`` and ``curve.csv`` gets a row (steps, CPU minutes, mean total, how many of
 the games an illegal action ended). At the end the model is saved (``model.zip``) and
-``yacht.env.evaluate`` rates 1,000 new games in the single environment: ``evaluation.json``.
+``yacht.env.evaluate`` rates 1,000 new games in the single environment: ``evaluation.json``
+(the runs in ``examples/runs/algorithms`` keep everything but the model).
 """
 
 from __future__ import annotations
@@ -137,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
 
     model.learn(total_timesteps=10**10, callback=Budget())
     curve_row()
+    del model._update_current_progress_remaining  # or save would pickle the closure's model
     model.save(args.out / "model.zip")
 
     def policy(obs: Any, info: dict[str, Any]) -> int:
