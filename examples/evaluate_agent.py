@@ -88,27 +88,16 @@ def sb3_policy(path: Path) -> tuple[Policy, Any, str]:
 
 def torch_policy(path: Path) -> tuple[Policy, Any, str]:
     """A greedy policy of a ``train_vector_ppo.py`` model, among the legal actions."""
-    import numpy as np
     import torch
-    from torch import nn
+    from train_vector_ppo import mlp, mlp_policy  # this folder: the script's own network
 
     saved = torch.load(path, map_location="cpu", weights_only=True)
     if not isinstance(saved, dict) or saved.get("format") != "yacht-masked-mlp":
         raise ValueError("not a model of examples/train_vector_ppo.py")
-    sizes, layers = saved["sizes"], []
-    for i in range(len(sizes) - 1):
-        layers.append(nn.Linear(sizes[i], sizes[i + 1]))
-        if i < len(sizes) - 2:
-            layers.append(nn.ReLU())
-    actor = nn.Sequential(*layers)
+    actor = mlp(saved["sizes"], 0.01)
     actor.load_state_dict(saved["state_dict"])
     actor.eval()
-
-    def act(obs: Any, info: dict[str, Any]) -> int:
-        with torch.no_grad():
-            logits = actor(torch.as_tensor(obs, dtype=torch.float32)).numpy()
-        return int(np.where(info["action_mask"].astype(bool), logits, -np.inf).argmax())
-
+    act: Policy = mlp_policy(actor)
     return act, yacht.env.Features, "vector-ppo"
 
 
