@@ -287,13 +287,13 @@ def _apply(
         raise TableError(
             "not_your_turn", f"it is {game.current_name}'s turn (seat {game.current + 1})"
         )
+    row = seat_of(snap, seat)
     try:
         event = game.apply(action, player=seat)
     except GameError as e:
         raise engine_error(e) from None
     new_turn = event.points is not None
     change = Change(game=game_columns(snap.table, game, ctx, new_turn=new_turn), engine=game)
-    row = seat_of(snap, seat)
     if new_turn and row.stand_in:  # the bot made the move that ran out: the seat goes back
         change.seats[seat] = {"kind": "human", "bot": None, "stand_in": False}
     correspondence.clock_seats(snap.table, snap.seats, game, ctx.now, change, new_turn=new_turn)
