@@ -240,9 +240,12 @@ class Hold(Action):
         if len(set(ps)) != len(ps):
             raise InvalidActionError("hold_repeated", positions=ps)
         object.__setattr__(self, "positions", tuple(sorted(ps)))
+        # written once: a saved game and every state message write each event's action
+        object.__setattr__(self, "_text", " ".join(["hold", *map(str, self.positions)]))
 
     def __str__(self) -> str:
-        return " ".join(["hold", *map(str, self.positions)])
+        text: str = self.__dict__["_text"]
+        return text
 
 
 @dataclass(frozen=True)
@@ -254,9 +257,11 @@ class Score(Action):
     def __post_init__(self) -> None:
         if not isinstance(self.category, Category):
             raise InvalidActionError("score_not_category", category=repr(self.category))
+        object.__setattr__(self, "_text", f"score {self.category.value}")  # as Hold's
 
     def __str__(self) -> str:
-        return f"score {self.category.value}"
+        text: str = self.__dict__["_text"]
+        return text
 
 
 @dataclass(frozen=True)

@@ -216,7 +216,7 @@ class FairDice:
         counter = 0
         while True:
             msg = f"{client_seed}:{index}:{counter}".encode()
-            digest = hmac.new(server_seed.encode(), msg, hashlib.sha256).digest()
+            digest = hmac.digest(server_seed.encode(), msg, "sha256")
             for byte in digest:
                 if byte < 252:  # 252 = 6 * 42: keeps every face equally likely
                     return byte % 6 + 1
@@ -286,7 +286,7 @@ class PlacedDice:
         """The face a label deals: the first HMAC byte under 252, counter by counter."""
         secret, counter = server_seed.encode(), 0
         while True:
-            digest = hmac.new(secret, f"{label}:{counter}".encode(), hashlib.sha256).digest()
+            digest = hmac.digest(secret, f"{label}:{counter}".encode(), "sha256")
             for byte in digest:
                 if byte < 252:  # 252 = 6 * 42: keeps every face equally likely
                     return byte % 6 + 1

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeGuard
 
 from yacht.actions import (
     Action,
@@ -80,6 +80,18 @@ MAX_ROLLS = 3
 MAX_PLAYERS = 6
 _HOLDS = tuple(Hold(ps) for n in range(6) for ps in combinations(range(1, 6), n))
 _SCORES = tuple(Score(c) for c in CATEGORIES)
+
+
+def _placed(source: DiceSource) -> TypeGuard[PlacedDiceSource]:
+    """Whether ``source`` deals each die by its place: ``isinstance(source,
+    PlacedDiceSource)`` by the one method that protocol adds (a runtime protocol check walks
+    every member of the protocol, on every roll of every game)."""
+    return callable(getattr(source, "roll_at", None))
+
+
+def _said(action: Action | str) -> object:
+    """An action as a refusal quotes it: the text given, or the action in words."""
+    return repr(action) if isinstance(action, str) else action.words()
 
 
 class Phase(enum.Enum):
@@ -363,33 +375,32 @@ class Game:
             act = action
         else:
             raise InvalidActionError("not_an_action", action=action, state=self.situation())
-        said: object = repr(action) if isinstance(action, str) else act.words()
         if dice is not None and not isinstance(act, Roll):
-            raise InvalidActionError("dice_without_roll", action=said, dice=dice)
+            raise InvalidActionError("dice_without_roll", action=_said(action), dice=dice)
         if self.finished:
-            raise GameOverError("game_over", action=said, state=self.situation())
+            raise GameOverError("game_over", action=_said(action), state=self.situation())
         if isinstance(act, Undo):
-            return self._undo(act, player, said)
+            return self._undo(act, player, action)
         if player is not None and player != self.current:
             raise NotYourTurnError(
-                "not_your_turn", action=said, player=player, state=self.situation()
+                "not_your_turn", action=_said(action), player=player, state=self.situation()
             )
         if isinstance(act, Roll):
-            return self._roll(act, dice, said)
+            return self._roll(act, dice, action)
         if isinstance(act, Hold):
-            return self._hold(act, said)
+            return self._hold(act, action)
         if isinstance(act, Score):
-            return self._score(act, said)
+            return self._score(act, action)
         raise InvalidActionError("not_an_action", action=action, state=self.situation())
 
-    def _roll(self, act: Roll, given: Sequence[int] | None, said: object) -> Event:
+    def _roll(self, act: Roll, given: Sequence[int] | None, said: Action | str) -> Event:
         if self.rolls_left == 0:
-            raise NoRollsLeftError("no_rolls_left", action=said, state=self.situation())
+            raise NoRollsLeftError("no_rolls_left", action=_said(said), state=self.situation())
         held = self._held if self._dice is not None else frozenset()
         free = [p for p in range(1, 6) if p not in held]
         if given is None:
             source = self.dice_source
-            if isinstance(source, PlacedDiceSource):  # each die by its place (fair dice rule 3)
+            if _placed(source):  # each die by its place (fair dice rule 3)
                 turn = self._turns // len(self.players)
                 slots = [p - 1 for p in free]
                 new = [int(f) for f in source.roll_at(self.current, turn, self._rolls, slots)]
@@ -413,22 +424,22 @@ class Game:
         self._dice, self._rolls = dice, self._rolls + 1
         return self._log(Event(self.current, act, dice))
 
-    def _hold(self, act: Hold, said: object) -> Event:
+    def _hold(self, act: Hold, said: Action | str) -> Event:
         if self._dice is None:
-            raise NotRolledError("not_rolled", action=said, state=self.situation())
+            raise NotRolledError("not_rolled", action=_said(said), state=self.situation())
         if self.rolls_left == 0:
-            raise NoRollsLeftError("no_rolls_left", action=said, state=self.situation())
+            raise NoRollsLeftError("no_rolls_left", action=_said(said), state=self.situation())
         self._held = frozenset(act.positions)
         return self._log(Event(self.current, act))
 
-    def _score(self, act: Score, said: object) -> Event:
+    def _score(self, act: Score, said: Action | str) -> Event:
         if self._dice is None:
-            raise NotRolledError("not_rolled", action=said, state=self.situation())
+            raise NotRolledError("not_rolled", action=_said(said), state=self.situation())
         sheet = self._sheets[self.current]
         if act.category in sheet:
             raise CategoryFilledError(
                 "category_filled",
-                action=said,
+                action=_said(said),
                 category=act.category,
                 points=sheet[act.category],
                 state=self.situation(),
@@ -494,17 +505,17 @@ class Game:
             and isinstance(self.events[-1].action, Score)
         )
 
-    def _undo(self, act: Undo, player: int | None, said: object) -> Event:
+    def _undo(self, act: Undo, player: int | None, said: Action | str) -> Event:
         if not self._can_undo():
             state = self.situation()
             if not self.undo_allowed:
-                raise UndoNotAllowedError("undo_off", action=said, state=state)
+                raise UndoNotAllowedError("undo_off", action=_said(said), state=state)
             if not any(isinstance(e.action, Score) for e in self.events):
-                raise UndoNotAllowedError("undo_nothing_scored", action=said, state=state)
+                raise UndoNotAllowedError("undo_nothing_scored", action=_said(said), state=state)
             if isinstance(self.events[-1].action, Undo):
-                raise UndoNotAllowedError("undo_already", action=said, state=state)
+                raise UndoNotAllowedError("undo_already", action=_said(said), state=state)
             raise UndoNotAllowedError(
-                "undo_after_roll", action=said, name=self.current_name, state=state
+                "undo_after_roll", action=_said(said), name=self.current_name, state=state
             )
         last = self.events[-1]
         if not isinstance(last.action, Score) or last.dice is None:  # pragma: no cover
@@ -512,7 +523,7 @@ class Game:
         if player is not None and player != last.player:
             raise NotYourTurnError(
                 "undo_not_yours",
-                action=said,
+                action=_said(said),
                 player=player,
                 name=self.players[last.player],
                 category=last.action.category,
