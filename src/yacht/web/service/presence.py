@@ -116,12 +116,15 @@ class Presence:
 
     def watchers(self, code: str) -> dict[str, Any]:
         """The table's watchers on this process: how many, and the first names given."""
-        watching = self._watching.get(code, {})
+        watching = self._watching.get(code)
+        if not watching:
+            return {"count": 0, "names": []}
         names = sorted({n for n in watching.values() if n}, key=str.casefold)
         return {"count": len(watching), "names": names[:WATCHER_NAMES]}
 
     def connected(self, code: str) -> set[int]:
-        return {seat for seat, n in self._live.get(code, Counter()).items() if n > 0}
+        live = self._live.get(code)
+        return {seat for seat, n in live.items() if n > 0} if live else set()
 
     def watched(self, code: str) -> bool:
         """Whether a socket on this process holds a seat at the table or watches it."""

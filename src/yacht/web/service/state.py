@@ -178,7 +178,7 @@ def game_json(row: GameRow, game: Game | None, seat_count: int, rules: Rules) ->
             deadline=row.deadline,
             start_rolls=[list(r) for r in game.start_rolls],
             first=game.first,
-            recent=[event_json(i + 1, e) for i, e in enumerate(game.events) if i >= start],
+            recent=[event_json(i, e) for i, e in enumerate(game.events[start:], start + 1)],
         )
     out.update(
         commitment=row.commitment,

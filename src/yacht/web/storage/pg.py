@@ -141,6 +141,11 @@ async def _reset(connection: Any) -> None:
         await connection.execute("ROLLBACK")
 
 
+def _ready(made: asyncio.Future[Any]) -> bool:
+    """Whether the pool ``made`` is there to use (made, and not failed)."""
+    return made.done() and not made.cancelled() and made.exception() is None
+
+
 class Direct:
     """The hot path's statements on an asyncpg pool (``asyncpg.create_pool``, made on first use
     in the running event loop; a new loop, as in tests, gets a new pool)."""
@@ -154,9 +159,12 @@ class Direct:
 
     async def pool(self) -> Any:
         """This event loop's pool (connections belong to the loop that made them)."""
+        loop = asyncio.get_running_loop()
+        made = self._pool
+        if made is not None and loop is self._loop and _ready(made):
+            return made.result()  # every statement but the first: no shield, no new future
         import asyncpg
 
-        loop = asyncio.get_running_loop()
         if self._pool is None or loop is not self._loop:
             self._loop = loop
             self._pool = asyncio.ensure_future(
@@ -167,6 +175,9 @@ class Direct:
                     init=_init,
                     reset=_reset,
                     timeout=CONNECT_TIMEOUT,
+                    # no timer set and cancelled on every release; idle connections stay
+                    # (at most ``size`` of them)
+                    max_inactive_connection_lifetime=0,
                 )
             )
         try:
