@@ -97,3 +97,23 @@ def test_paired_runs_give_each_side_its_median_and_worst_and_their_ratio() -> No
         "| 22.0 ms (25.0) | 8.0 ms (9.0) |"
     )
     assert "commit aaa1111, bbb2222" in lines[-1]
+
+
+def test_every_paired_table_in_the_stalls_page_is_its_committed_runs() -> None:
+    """Each before-and-after table of docs/web/stalls.md is ``loadpair.table`` over the runs
+    kept under the two commits it names (a figure typed by hand, or a run not committed,
+    fails here)."""
+    import re
+
+    from benchmarks import loadpair
+
+    document = (Path(__file__).parents[2] / "docs" / "web" / "stalls.md").read_text()
+    header = re.compile(r"^\| tables \| think \| runs \| server CPU/action (\w+) \| (\w+) \|", re.M)
+    tables = list(header.finditer(document))
+    assert len(tables) >= 9  # the first round's, redis-py's and the quiet machine's
+    for found in tables:
+        base, head = found.groups()
+        shown = document[found.start() :].split("\n\n", 1)[0].splitlines()
+        (runs,) = sorted(loadpair.RESULTS.glob(f"*-{base}-{head}.json"))
+        made = loadpair.table(json.loads(runs.read_text()), base, head).splitlines()
+        assert shown == made[: len(shown)], runs.name
