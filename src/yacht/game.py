@@ -89,11 +89,6 @@ def _placed(source: DiceSource) -> TypeGuard[PlacedDiceSource]:
     return callable(getattr(source, "roll_at", None))
 
 
-def _said(action: Action | str) -> object:
-    """An action as a refusal quotes it: the text given, or the action in words."""
-    return repr(action) if isinstance(action, str) else action.words()
-
-
 class Phase(enum.Enum):
     """Where a game is: waiting for a turn's first roll, deciding with dice on the table, or
     finished."""
@@ -375,27 +370,28 @@ class Game:
             act = action
         else:
             raise InvalidActionError("not_an_action", action=action, state=self.situation())
+        said: object = repr(action) if isinstance(action, str) else act.words()
         if dice is not None and not isinstance(act, Roll):
-            raise InvalidActionError("dice_without_roll", action=_said(action), dice=dice)
+            raise InvalidActionError("dice_without_roll", action=said, dice=dice)
         if self.finished:
-            raise GameOverError("game_over", action=_said(action), state=self.situation())
+            raise GameOverError("game_over", action=said, state=self.situation())
         if isinstance(act, Undo):
-            return self._undo(act, player, action)
+            return self._undo(act, player, said)
         if player is not None and player != self.current:
             raise NotYourTurnError(
-                "not_your_turn", action=_said(action), player=player, state=self.situation()
+                "not_your_turn", action=said, player=player, state=self.situation()
             )
         if isinstance(act, Roll):
-            return self._roll(act, dice, action)
+            return self._roll(act, dice, said)
         if isinstance(act, Hold):
-            return self._hold(act, action)
+            return self._hold(act, said)
         if isinstance(act, Score):
-            return self._score(act, action)
+            return self._score(act, said)
         raise InvalidActionError("not_an_action", action=action, state=self.situation())
 
-    def _roll(self, act: Roll, given: Sequence[int] | None, said: Action | str) -> Event:
+    def _roll(self, act: Roll, given: Sequence[int] | None, said: object) -> Event:
         if self.rolls_left == 0:
-            raise NoRollsLeftError("no_rolls_left", action=_said(said), state=self.situation())
+            raise NoRollsLeftError("no_rolls_left", action=said, state=self.situation())
         held = self._held if self._dice is not None else frozenset()
         free = [p for p in range(1, 6) if p not in held]
         if given is None:
@@ -424,22 +420,22 @@ class Game:
         self._dice, self._rolls = dice, self._rolls + 1
         return self._log(Event(self.current, act, dice))
 
-    def _hold(self, act: Hold, said: Action | str) -> Event:
+    def _hold(self, act: Hold, said: object) -> Event:
         if self._dice is None:
-            raise NotRolledError("not_rolled", action=_said(said), state=self.situation())
+            raise NotRolledError("not_rolled", action=said, state=self.situation())
         if self.rolls_left == 0:
-            raise NoRollsLeftError("no_rolls_left", action=_said(said), state=self.situation())
+            raise NoRollsLeftError("no_rolls_left", action=said, state=self.situation())
         self._held = frozenset(act.positions)
         return self._log(Event(self.current, act))
 
-    def _score(self, act: Score, said: Action | str) -> Event:
+    def _score(self, act: Score, said: object) -> Event:
         if self._dice is None:
-            raise NotRolledError("not_rolled", action=_said(said), state=self.situation())
+            raise NotRolledError("not_rolled", action=said, state=self.situation())
         sheet = self._sheets[self.current]
         if act.category in sheet:
             raise CategoryFilledError(
                 "category_filled",
-                action=_said(said),
+                action=said,
                 category=act.category,
                 points=sheet[act.category],
                 state=self.situation(),
@@ -505,17 +501,17 @@ class Game:
             and isinstance(self.events[-1].action, Score)
         )
 
-    def _undo(self, act: Undo, player: int | None, said: Action | str) -> Event:
+    def _undo(self, act: Undo, player: int | None, said: object) -> Event:
         if not self._can_undo():
             state = self.situation()
             if not self.undo_allowed:
-                raise UndoNotAllowedError("undo_off", action=_said(said), state=state)
+                raise UndoNotAllowedError("undo_off", action=said, state=state)
             if not any(isinstance(e.action, Score) for e in self.events):
-                raise UndoNotAllowedError("undo_nothing_scored", action=_said(said), state=state)
+                raise UndoNotAllowedError("undo_nothing_scored", action=said, state=state)
             if isinstance(self.events[-1].action, Undo):
-                raise UndoNotAllowedError("undo_already", action=_said(said), state=state)
+                raise UndoNotAllowedError("undo_already", action=said, state=state)
             raise UndoNotAllowedError(
-                "undo_after_roll", action=_said(said), name=self.current_name, state=state
+                "undo_after_roll", action=said, name=self.current_name, state=state
             )
         last = self.events[-1]
         if not isinstance(last.action, Score) or last.dice is None:  # pragma: no cover
@@ -523,7 +519,7 @@ class Game:
         if player is not None and player != last.player:
             raise NotYourTurnError(
                 "undo_not_yours",
-                action=_said(said),
+                action=said,
                 player=player,
                 name=self.players[last.player],
                 category=last.action.category,
