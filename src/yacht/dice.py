@@ -25,7 +25,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeGuard, runtime_checkable
 
 from yacht.errors import N_, YachtError
 from yacht.fields import is_int, is_kind, kind_message
@@ -40,6 +40,7 @@ __all__ = [
     "PlacedDiceSource",
     "RandomDice",
     "ScriptedDice",
+    "deals_by_place",
     "dice_from_description",
     "outcome_probability",
     "outcomes",
@@ -248,6 +249,17 @@ class PlacedDiceSource(DiceSource, Protocol):
         """The faces of ``slots`` (0-4) at roll ``roll`` (0-2) of seat ``seat``'s turn ``turn``
         (0-11)."""
         ...
+
+
+def deals_by_place(source: DiceSource) -> TypeGuard[PlacedDiceSource]:
+    """``isinstance(source, PlacedDiceSource)``, read from the one method that protocol adds
+    (a runtime protocol check walks every member of the protocol, and the game asks on every
+    roll).
+
+    >>> deals_by_place(PlacedDice("seed")), deals_by_place(RandomDice(seed=1))
+    (True, False)
+    """
+    return callable(getattr(source, "roll_at", None))
 
 
 class PlacedDice:

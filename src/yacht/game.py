@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from types import MappingProxyType
-from typing import Any, TypeGuard
+from typing import Any
 
 from yacht.actions import (
     Action,
@@ -51,7 +51,7 @@ from yacht.actions import (
     Undo,
     UndoNotAllowedError,
 )
-from yacht.dice import DiceSource, PlacedDiceSource, RandomDice, outcomes
+from yacht.dice import DiceSource, RandomDice, deals_by_place, outcomes
 from yacht.errors import N_, Message
 from yacht.game_json import FORMAT_VERSION, GameFactory, game_from_json, game_to_json
 from yacht.rules import (
@@ -80,13 +80,6 @@ MAX_ROLLS = 3
 MAX_PLAYERS = 6
 _HOLDS = tuple(Hold(ps) for n in range(6) for ps in combinations(range(1, 6), n))
 _SCORES = tuple(Score(c) for c in CATEGORIES)
-
-
-def _placed(source: DiceSource) -> TypeGuard[PlacedDiceSource]:
-    """Whether ``source`` deals each die by its place: ``isinstance(source,
-    PlacedDiceSource)`` by the one method that protocol adds (a runtime protocol check walks
-    every member of the protocol, on every roll of every game)."""
-    return callable(getattr(source, "roll_at", None))
 
 
 class Phase(enum.Enum):
@@ -396,7 +389,7 @@ class Game:
         free = [p for p in range(1, 6) if p not in held]
         if given is None:
             source = self.dice_source
-            if _placed(source):  # each die by its place (fair dice rule 3)
+            if deals_by_place(source):  # each die by its place (fair dice rule 3)
                 turn = self._turns // len(self.players)
                 slots = [p - 1 for p in free]
                 new = [int(f) for f in source.roll_at(self.current, turn, self._rolls, slots)]
