@@ -29,13 +29,12 @@ FINAL_SEED = "20000000"  # where both training scripts' final evaluations start
 
 
 def run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, str(EXAMPLES / script), *args],
         capture_output=True,
         text=True,
         timeout=600,
     )
-    return done
 
 
 def mean_of(report: str) -> float:

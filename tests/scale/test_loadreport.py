@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -103,8 +104,6 @@ def test_every_paired_table_in_the_stalls_page_is_its_committed_runs() -> None:
     """Each before-and-after table of docs/web/stalls.md is ``loadpair.table`` over the runs
     kept under the two commits it names (a figure typed by hand, or a run not committed,
     fails here)."""
-    import re
-
     from benchmarks import loadpair
 
     document = (Path(__file__).parents[2] / "docs" / "web" / "stalls.md").read_text()
