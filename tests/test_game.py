@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from yacht import (
+    Action,
     CategoryFilledError,
     Game,
     GameError,
@@ -243,6 +244,52 @@ def test_illegal_actions_raise_their_error_quote_input_and_state_and_change_noth
         and error is not NotYourTurnError
     ):
         assert all(str(a) != action for a in g.legal_actions())
+
+
+PARSED = [row for row in ILLEGAL if row[3] is not InvalidActionError]
+
+
+@pytest.mark.parametrize(("make", "action", "player", "error", "words"), PARSED)
+def test_push_refuses_a_made_action_as_apply_refuses_its_text_and_changes_nothing(
+    make: Callable[[], Game],
+    action: str,
+    player: int | None,
+    error: type[GameError],
+    words: list[str],
+) -> None:
+    g = make()
+    before = state(g)
+    with pytest.raises(error) as by_text:
+        g.apply(action, player=player)
+    with pytest.raises(error) as pushed:
+        g.push(Action.parse(action), player=player)
+    assert (pushed.value.code, str(pushed.value)) == (by_text.value.code, str(by_text.value))
+    assert state(g) == before
+
+
+@pytest.mark.parametrize("thing", ["roll", 42, None, Action()])
+def test_push_takes_only_an_action_made_and_changes_nothing(thing: Any) -> None:
+    g = fresh()
+    before = state(g)
+    with pytest.raises(InvalidActionError) as raised:
+        g.push(thing)
+    assert raised.value.code == "not_an_action" and "expected an action" in str(raised.value)
+    assert state(g) == before
+
+
+def test_push_plays_the_same_game_as_apply_of_the_text() -> None:
+    texts, pushed = (
+        Game(["Ann", "Bob"], dice=RandomDice(7)),
+        Game(["Ann", "Bob"], dice=RandomDice(7)),
+    )
+    while not texts.finished:
+        turn: list[Action | None] = [Roll(), Hold((1, 3)), Roll(), None]
+        for planned in turn:  # None: the turn's scoring, the last open category
+            act = planned or next(
+                a for a in reversed(texts.legal_actions()) if isinstance(a, Score)
+            )
+            assert texts.apply(str(act)) == pushed.push(act, player=pushed.current)
+    assert pushed.to_json() == texts.to_json() and pushed.totals == texts.totals
 
 
 def test_a_failing_dice_source_changes_nothing() -> None:

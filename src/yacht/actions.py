@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from yacht.errors import N_, Message, Term, YachtError
 from yacht.rules import Category, RulesError
@@ -160,11 +161,13 @@ def _commands() -> dict[str, object]:
 class Action:
     """Base of the action values. Use :meth:`parse` to read the text form."""
 
+    @cached_property
     def words(self) -> Message:
         """The action quoted as a person types it, for an error: ``'score fives'`` in English;
         :func:`yacht.i18n.error_text` shows the command and the category in the face's language.
+        Made once per action, when first asked.
 
-        >>> str(Action.parse("score fives").words()), str(Action.parse("hold 1 3").words())
+        >>> str(Action.parse("score fives").words), str(Action.parse("hold 1 3").words)
         ("'score fives'", "'hold 1 3'")
         """
         verb, _, rest = str(self).partition(" ")

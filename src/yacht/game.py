@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import copy as copying
 import enum
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -352,18 +353,41 @@ class Game:
         ...
         yacht.actions.InvalidRollError: cannot roll [2, 1, 5, 5, 5]: it changes held dice (Ann's ...
         """
-        if isinstance(action, str):
-            try:
-                act = Action.parse(action)
-            except InvalidActionError as e:
-                raise InvalidActionError(
-                    "action_in_state", reason=e, state=self.situation()
-                ) from None
-        elif isinstance(action, (Roll, Hold, Score, Undo)):
-            act = action
-        else:
+        if not isinstance(action, str):
+            return self.push(action, player=player, dice=dice)
+        try:
+            act = Action.parse(action)
+        except InvalidActionError as e:
+            raise InvalidActionError("action_in_state", reason=e, state=self.situation()) from None
+        return self._push(act, player, dice, repr(action))
+
+    def push(
+        self,
+        action: Action,
+        *,
+        player: int | None = None,
+        dice: Sequence[int] | None = None,
+    ) -> Event:
+        """:meth:`apply` for an action already made (an :class:`~yacht.actions.Action`, not its
+        text), as python-chess's ``Board.push`` is to ``push_san``: what the faces use once they
+        have read the player's input. A refusal quotes the action in its own words.
+
+        >>> g = Game(["Ann"])
+        >>> g.push(Roll(), dice=[2, 2, 5, 2, 6]).dice, g.push(Score(Category.TWOS)).points
+        ((2, 2, 5, 2, 6), 6)
+        >>> g.push(Hold((1, 2)))
+        Traceback (most recent call last):
+        ...
+        yacht.actions.NotRolledError: cannot 'hold 1 2': roll first (Ann's turn, round 2, ...)
+        """
+        if not isinstance(action, (Roll, Hold, Score, Undo)):
             raise InvalidActionError("not_an_action", action=action, state=self.situation())
-        said: object = repr(action) if isinstance(action, str) else act.words()
+        return self._push(action, player, dice, action.words)
+
+    def _push(
+        self, act: Action, player: int | None, dice: Sequence[int] | None, said: object
+    ) -> Event:
+        """Check ``act`` against the game and apply it; ``said`` quotes it in a refusal."""
         if dice is not None and not isinstance(act, Roll):
             raise InvalidActionError("dice_without_roll", action=said, dice=dice)
         if self.finished:
@@ -378,9 +402,9 @@ class Game:
             return self._roll(act, dice, said)
         if isinstance(act, Hold):
             return self._hold(act, said)
-        if isinstance(act, Score):
-            return self._score(act, said)
-        raise InvalidActionError("not_an_action", action=action, state=self.situation())
+        if not isinstance(act, Score):  # pragma: no cover - the four kinds are checked above
+            raise InvalidActionError("not_an_action", action=act, state=self.situation())
+        return self._score(act, said)
 
     def _roll(self, act: Roll, given: Sequence[int] | None, said: object) -> Event:
         if self.rolls_left == 0:
@@ -433,7 +457,9 @@ class Game:
                 points=sheet[act.category],
                 state=self.situation(),
             )
-        points = self.rules.score(self._dice, act.category)
+        # the dice are valid and the category is one: the preset's scorer without the checks
+        # of Rules.score
+        points = self.rules.scorers[act.category](Counter(self._dice))
         event = Event(self.current, act, self._dice, points)
         sheet[act.category] = points
         self._turns += 1
@@ -455,9 +481,9 @@ class Game:
         [((6, 6, 1, 6, 1), '1/36'), ((6, 6, 1, 6, 2), '1/18'), ((6, 6, 1, 6, 3), '1/18')]
         """
         if self.finished:
-            raise GameOverError("game_over", action=Roll().words(), state=self.situation())
+            raise GameOverError("game_over", action=Roll().words, state=self.situation())
         if self.rolls_left == 0:
-            raise NoRollsLeftError("no_rolls_left", action=Roll().words(), state=self.situation())
+            raise NoRollsLeftError("no_rolls_left", action=Roll().words, state=self.situation())
         held = self._held if self._dice is not None else frozenset()
         free = [p for p in range(1, 6) if p not in held]
         out = []

@@ -289,7 +289,7 @@ def _apply(
         )
     row = seat_of(snap, seat)
     try:
-        event = game.apply(action, player=seat)
+        event = game.push(action, player=seat)
     except GameError as e:
         raise engine_error(e) from None
     new_turn = event.points is not None

@@ -426,7 +426,7 @@ def _verify(data: Mapping[str, Any], seen: str | None, mine: str | None) -> Verd
                 VerifyProblem(
                     "verify_points",
                     number=number,
-                    action=action.words(),
+                    action=action.words,
                     recorded=raw.get("points"),
                     points=event.points,
                 )
