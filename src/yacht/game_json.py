@@ -124,8 +124,15 @@ class GameFactory(Protocol[G_co]):
 G = TypeVar("G", bound=SavableGame)
 
 
-def game_to_json(game: SavableGame, *, include_dice_source: bool = True) -> dict[str, Any]:
-    """The saved form of ``game``; without the dice source it cannot be continued, only read."""
+def game_to_json(
+    game: SavableGame,
+    *,
+    include_dice_source: bool = True,
+    events: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The saved form of ``game``; without the dice source it cannot be continued, only read.
+    ``events``: the events' saved forms when the caller keeps them already (the web server
+    keeps each game's, made once per event), taken as they are."""
     out: dict[str, Any] = {
         "format": "yacht-game",
         "version": FORMAT_VERSION,
@@ -138,7 +145,7 @@ def game_to_json(game: SavableGame, *, include_dice_source: bool = True) -> dict
             "rolls": [list(r) for r in game.start_rolls],
         },
         "house_rules": {"undo": game.undo_allowed},
-        "events": [e.to_json() for e in game.events],
+        "events": [e.to_json() for e in game.events] if events is None else events,
         "totals": game.totals,
         "winners": game.winners(),
     }

@@ -5,6 +5,7 @@ stand for two server processes."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from starlette.testclient import TestClient
 
 from yacht.dice import FairDice
 from yacht.game import Game
+from yacht.web.service.decisions import saved
 from yacht.web.service.runner import needs_server
 from yacht.web.storage.changes import Change
 from yacht.web.storage.models import TableRow
@@ -171,3 +173,26 @@ def test_a_state_that_is_not_the_same_game_further_on_is_refused() -> None:
     tampered["events"][8] = {**tampered["events"][8], "player": 1 - tampered["events"][8]["player"]}
     assert caught_up(Game.from_json(_played(5).to_json()), tampered) is None
     assert caught_up(Game.from_json(_played(12).to_json()), _played(5).to_json()) is None
+
+
+def test_a_game_saved_a_move_at_a_time_is_saved_whole_and_earlier_saves_stay_as_they_were() -> None:
+    game = Game(["Ann", "Bob"], dice=FairDice("s" * 64, "c"), undo=True)
+    saves: list[tuple[dict[str, Any], str]] = []
+    pairs = [("choice", "yacht"), ("choice", "yacht"), ("ones", "twos"), ("ones", "twos")]
+    plan = [
+        a
+        for x, y in pairs
+        for a in ("roll", "hold 1 2", "roll", f"score {x}", "undo", f"score {y}")
+    ]
+    for action in plan:
+        game.apply(action)
+        save = saved(game)
+        assert save == game.to_json()
+        saves.append((save, json.dumps(save)))
+    # a later move never changed what an earlier save holds (they share the events' forms)
+    assert all(json.dumps(save) == text for save, text in saves)
+    # a log that is not the one saved before (a replay that failed half-way) is saved afresh
+    game.events[-1] = game.events[0]
+    assert saved(game) == game.to_json()
+    del game.events[3:]
+    assert saved(game) == game.to_json() and len(saved(game)["events"]) == 3

@@ -16,10 +16,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from yacht.actions import Action, GameError
 from yacht.dice import FairDice, PlacedDice
-from yacht.game import Game
+from yacht.game import Event, Game
+from yacht.game_json import game_to_json
 from yacht.web.protocol.errors import TableError, engine_error
 from yacht.web.protocol.messages import (
     ActionMessage,
@@ -114,10 +116,29 @@ def playing(snap: TableSnapshot, game: Game | None, number: int | None = None) -
 # --- starting games --------------------------------------------------------------------------
 
 
+_SAVED: WeakKeyDictionary[Game, tuple[Event, list[dict[str, Any]]]] = WeakKeyDictionary()
+"""Per game in play: its last event saved and every event's saved form up to it."""
+
+
+def saved(game: Game) -> dict[str, Any]:
+    """``game.to_json()``, each event's saved form made once: a move adds its own events to
+    those the game's earlier saves made (a game's log only grows), instead of every event's
+    again. The saves of one game share those forms; none of them is changed once made."""
+    events = game.events
+    kept = _SAVED.get(game)
+    made: list[dict[str, Any]] = []
+    if kept is not None and len(kept[1]) <= len(events) and events[len(kept[1]) - 1] is kept[0]:
+        made = kept[1]
+    if len(made) < len(events):
+        made = made + [e.to_json() for e in events[len(made) :]]
+        _SAVED[game] = (events[-1], made)
+    return game_to_json(game, events=made)
+
+
 def game_columns(table: TableRow, game: Game, ctx: Context, *, new_turn: bool) -> dict[str, Any]:
     """The current game's columns after a change to ``game`` (a new turn restarts its clock)."""
     columns: dict[str, Any] = {
-        "state": game.to_json(),
+        "state": saved(game),
         "version": game.version,
         "status": "finished" if game.finished else "playing",
         "summary": {"version": game.version, "round": game.round, "totals": game.totals},
