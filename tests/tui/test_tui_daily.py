@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from web.daily_helpers import in_thread
 from web.live import LiveServer, free_port
-from web.test_daily import in_thread
 from web.test_daily_cli import DAY
 from yacht.cli import main
 from yacht.rules import CATEGORIES

@@ -11,6 +11,8 @@ with warnings.catch_warnings():  # starlette warns about httpx at import; the cl
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from .account_helpers import Site
+from .daily_helpers import Clock, daily_site
 from .helpers import make_app
 from .live import CHROMIUM, CHROMIUM_ARGS, LiveServer
 from .pages import Pages
@@ -19,6 +21,13 @@ from .pages import Pages
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     return tmp_path / "yacht.sqlite3"
+
+
+@pytest.fixture
+def daily_web(db: Path) -> Iterator[tuple[Site, Clock]]:
+    """A site whose daily game runs on a clock the test moves."""
+    with daily_site(db) as opened:
+        yield opened
 
 
 @pytest.fixture

@@ -4,90 +4,24 @@ and the seed revealed only after the day, and ``yacht verify`` on a daily game a
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
-from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from yacht.cli import main
 from yacht.rules import CATEGORIES
-from yacht.web.api.routes.daily import daily_service
 from yacht.web.service.fairness import verify
 
-from .account_helpers import Device, Site, site
-
-DAY = datetime(2026, 12, 2, 9, 30, tzinfo=UTC).timestamp()
-ONE_DAY = 86400.0
-
-
-class Clock:
-    """The daily service's clock, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = DAY
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def web(db: Path) -> Iterator[tuple[Site, Clock]]:
-    with site(db) as opened:
-        clock = Clock()
-        daily = daily_service(opened.app)
-        daily.clock = clock
-        daily.work = in_thread  # the worker process, niced, starves on a loaded machine
-        yield opened, clock
-
-
-async def in_thread(work: Callable[..., Any], *args: Any) -> Any:
-    return await asyncio.to_thread(work, *args)
-
-
-def guest(device: Device, token: str) -> dict[str, str]:
-    return {"X-Yacht-Guest": token}
-
-
-def start(device: Device, token: str | None = None) -> dict[str, Any]:
-    headers = {} if token is None else guest(device, token)
-    r = device.post("/api/daily", {"preset": "traditional"}, headers=headers)
-    assert r.status_code in (200, 201), r.text
-    data: dict[str, Any] = r.json()
-    return data
-
-
-def move(device: Device, game: dict[str, Any], action: str, token: str | None = None) -> Any:
-    headers = {} if token is None else guest(device, token)
-    r = device.post(
-        f"/api/daily/games/{game['id']}/action",
-        {"action": action, "version": game["version"]},
-        headers=headers,
-    )
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
-def play_out(device: Device, game: dict[str, Any], token: str | None = None) -> dict[str, Any]:
-    """Roll once and score the open category with the most points, turn by turn."""
-    while game["status"] != "finished":
-        game = move(device, game, "roll", token)
-        best = max(game["potentials"], key=lambda c: game["potentials"][c])
-        game = move(device, game, f"score {best}", token)
-    return game
-
-
-GUEST = "guest-browser-token-0001"
+from .account_helpers import Site
+from .daily_helpers import GUEST, ONE_DAY, Clock, guest, move, play_out, start
 
 
 def test_holding_differently_draws_the_same_value_in_each_rerolled_slot(
-    web: tuple[Site, Clock],
+    daily_web: tuple[Site, Clock],
 ) -> None:
-    site_, _ = web
+    site_, _ = daily_web
     ann, bob, cy = site_.device(), site_.device("198.51.100.2"), site_.device("198.51.100.3")
     ann.sign_up("Ann")
     cy.sign_up("Cy")
@@ -111,8 +45,8 @@ def test_holding_differently_draws_the_same_value_in_each_rerolled_slot(
     assert a["decisions"] == c["decisions"] == 13
 
 
-def test_one_attempt_a_day_and_guests_are_unofficial(web: tuple[Site, Clock]) -> None:
-    site_, clock = web
+def test_one_attempt_a_day_and_guests_are_unofficial(daily_web: tuple[Site, Clock]) -> None:
+    site_, clock = daily_web
     ann, bob = site_.device(), site_.device("198.51.100.2")
     ann.sign_up("Ann")
     first = start(ann)
@@ -145,9 +79,9 @@ def test_one_attempt_a_day_and_guests_are_unofficial(web: tuple[Site, Clock]) ->
 
 
 def test_the_ranking_is_by_skill_and_the_optimal_total_shows_after_finishing(
-    web: tuple[Site, Clock],
+    daily_web: tuple[Site, Clock],
 ) -> None:
-    site_, clock = web
+    site_, clock = daily_web
     ann, bob = site_.device(), site_.device("198.51.100.2")
     ann.sign_up("Ann")
     bob.sign_up("Bob")
@@ -179,9 +113,9 @@ def test_the_ranking_is_by_skill_and_the_optimal_total_shows_after_finishing(
 
 
 def test_commitments_ahead_seed_after_and_verify(
-    web: tuple[Site, Clock], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    daily_web: tuple[Site, Clock], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    site_, clock = web
+    site_, clock = daily_web
     ann = site_.device()
     ann.sign_up("Ann")
     days = ann.get("/api/daily").json()
@@ -226,8 +160,8 @@ def test_commitments_ahead_seed_after_and_verify(
     assert r.status_code == 409
 
 
-def test_refused_moves_change_nothing(web: tuple[Site, Clock]) -> None:
-    site_, _ = web
+def test_refused_moves_change_nothing(daily_web: tuple[Site, Clock]) -> None:
+    site_, _ = daily_web
     bob = site_.device()
     game = start(bob, GUEST)
     url = f"/api/daily/games/{game['id']}/action"

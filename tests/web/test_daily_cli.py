@@ -16,8 +16,8 @@ from yacht.cli import main
 from yacht.rules import CATEGORIES
 from yacht.web.api.routes.daily import daily_service
 
+from .daily_helpers import in_thread
 from .live import LiveServer
-from .test_daily import in_thread
 
 DAY = datetime(2026, 12, 2, 9, 30, tzinfo=UTC).timestamp()
 

@@ -4,28 +4,12 @@ day missed; the best one stays; the days played, over every preset and per prese
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
-from yacht.web.api.routes.daily import daily_service
-
-from .account_helpers import Site, site
-from .test_daily import DAY, ONE_DAY, Clock, in_thread, play_out, start
+from .account_helpers import Site
+from .daily_helpers import DAY, ONE_DAY, Clock, play_out, start
 
 
-@pytest.fixture
-def web(db: Path) -> Iterator[tuple[Site, Clock]]:
-    with site(db) as opened:
-        clock = Clock()
-        daily = daily_service(opened.app)
-        daily.clock, daily.work = clock, in_thread
-        yield opened, clock
-
-
-def test_current_and_best_streak_per_preset(web: tuple[Site, Clock]) -> None:
-    site_, clock = web
+def test_current_and_best_streak_per_preset(daily_web: tuple[Site, Clock]) -> None:
+    site_, clock = daily_web
     ann = site_.device()
     ann.sign_up("Ann")
     empty = ann.get("/api/me/daily").json()

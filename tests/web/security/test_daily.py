@@ -4,8 +4,6 @@ secret seed, which no answer may carry before the day is over."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,17 +12,13 @@ from yacht.web.api.routes.daily import daily_service
 from yacht.web.edge.limits import QUOTAS
 from yacht.web.service.daily import day_seed
 
-from ..account_helpers import Site, site
-from ..test_daily import DAY, GUEST, Clock, guest, in_thread, move, start
+from ..account_helpers import Site
+from ..daily_helpers import DAY, GUEST, Clock, guest, move, start
 
 
 @pytest.fixture
-def web(db: Path) -> Iterator[Site]:
-    with site(db) as opened:
-        daily = daily_service(opened.app)
-        daily.clock = Clock()
-        daily.work = in_thread
-        yield opened
+def web(daily_web: tuple[Site, Clock]) -> Site:
+    return daily_web[0]
 
 
 def test_a_signed_in_change_needs_the_csrf_token(web: Site) -> None:

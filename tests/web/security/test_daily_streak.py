@@ -3,28 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
-from yacht.web.api.routes.daily import daily_service
-
-from ..account_helpers import Site, site
-from ..test_daily import Clock, in_thread, play_out, start
+from ..account_helpers import Site
+from ..daily_helpers import Clock, play_out, start
 
 
-@pytest.fixture
-def web(db: Path) -> Iterator[tuple[Site, Clock]]:
-    with site(db) as opened:
-        clock = Clock()
-        daily = daily_service(opened.app)
-        daily.clock, daily.work = clock, in_thread
-        yield opened, clock
-
-
-def test_only_the_player_reads_their_streak(web: tuple[Site, Clock]) -> None:
-    site_, _ = web
+def test_only_the_player_reads_their_streak(daily_web: tuple[Site, Clock]) -> None:
+    site_, _ = daily_web
     ann, bob, guest = site_.device(), site_.device("198.51.100.2"), site_.device("198.51.100.3")
     ann.sign_up("Ann")
     bob.sign_up("Bob")
