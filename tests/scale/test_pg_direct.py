@@ -121,32 +121,6 @@ def test_a_connection_left_inside_a_transaction_is_not_reused(pg_url: str) -> No
     store.close()
 
 
-def test_a_statement_answers_before_its_connection_is_back_and_every_one_comes_back(
-    pg_url: str,
-) -> None:
-    store = Store(pg_url)
-    direct = store.direct
-    assert direct is not None
-
-    async def one(connection: Any) -> int:
-        return int(await connection.fetchval("SELECT 1"))
-
-    async def work() -> None:
-        assert await direct._run(one) == 1
-        assert len(direct._releasing) == 1  # the answer is here, its connection on its way back
-        for _ in range(3 * direct.size):  # more statements than the pool has connections
-            assert await direct._run(one) == 1
-        pool = await direct.pool()
-        await asyncio.gather(*direct._releasing)
-        assert not direct._releasing and pool.get_idle_size() == pool.get_size() <= direct.size
-        assert await direct._run(one) == 1
-        await store.aclose()  # waits for the last one to come back
-        assert not direct._releasing
-
-    asyncio.run(work())
-    store.close()
-
-
 def test_seats_seen_are_noted_in_one_statement_skipping_a_seat_being_changed(
     pg_url: str,
 ) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import logging.config
 import warnings
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from yacht.web.app import create_app
-from yacht.web.edge.logs import JsonFormatter
+from yacht.web.edge.logs import JsonFormatter, uvicorn_log_config
 from yacht.web.settings import Settings
 
 from .helpers import Table, make_app, seed_maker
@@ -133,3 +134,21 @@ def test_an_access_line_has_the_request_id_route_status_and_duration(
         rid = response.headers["x-request-id"]
         assert len(rid) == 32 and int(rid, 16) >= 0  # made here, not taken from the request
         assert record.__dict__["request_id"] == rid
+
+
+def test_asyncio_reports_in_the_servers_json_lines_too(capsys: pytest.CaptureFixture[str]) -> None:
+    """A task's exception that nobody retrieved is reported by asyncio's logger: the server's
+    log keeps it as one of its JSON lines (a line of plain text would break every reader)."""
+    config = uvicorn_log_config("info", json_lines=True)
+    loggers = [logging.getLogger(name) for name in config["loggers"]]
+    kept = [(log.handlers[:], log.propagate, log.level) for log in loggers]
+    logging.config.dictConfig(config)
+    try:
+        logging.getLogger("asyncio").error("Task exception was never retrieved")
+        lines = capsys.readouterr().err.splitlines()
+    finally:  # the other tests' logging as it was
+        for log, (handlers, propagate, level) in zip(loggers, kept, strict=True):
+            log.handlers[:], log.propagate = handlers, propagate
+            log.setLevel(level)
+    record = json.loads(lines[-1])
+    assert (record["level"], record["message"]) == ("error", "Task exception was never retrieved")

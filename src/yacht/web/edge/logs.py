@@ -99,6 +99,7 @@ def uvicorn_log_config(level: str = "info", json_lines: bool = True) -> dict[str
         "handlers": {"main": handler},
         "loggers": {
             name: {"handlers": ["main"], "level": level.upper(), "propagate": False}
-            for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "yacht")
+            # asyncio's own (a task's exception never retrieved) too: every line is the format
+            for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "yacht", "asyncio")
         },
     }

@@ -33,7 +33,6 @@ the server before its commit). Otherwise, or when the second try fails too, it r
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -48,8 +47,6 @@ from yacht.web.storage.models import GameRow, SeatRow, TableRow, columns_of, sna
 from yacht.web.storage.outage import Unavailable, gone, unsent
 
 __all__ = ["POOL", "Direct", "conninfo"]
-
-log = logging.getLogger("yacht.web.database")
 
 POOL = 8
 """Connections per process for the hot path: a statement takes well under a millisecond of
@@ -168,7 +165,6 @@ class Direct:
         self.on_pool_wait: Callable[[float], None] = lambda _seconds: None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pool: asyncio.Future[Any] | None = None
-        self._releasing: set[asyncio.Future[Any]] = set()  # connections on their way back
 
     async def pool(self) -> Any:
         """This event loop's pool (connections belong to the loop that made them)."""
@@ -212,16 +208,10 @@ class Direct:
             start = time.perf_counter()
             acquired = False
             try:
-                connection = await pool.acquire()
-                acquired = True
-                self.on_pool_wait(time.perf_counter() - start)
-                try:
-                    done = await work(connection)
-                except BaseException:
-                    await pool.release(connection)
-                    raise
-                self._give_back(pool, connection)
-                return done
+                async with pool.acquire() as connection:
+                    acquired = True
+                    self.on_pool_wait(time.perf_counter() - start)
+                    return await work(connection)
             except Exception as e:
                 if not gone(e):
                     raise
@@ -231,20 +221,6 @@ class Direct:
                 if attempt == 2 or not (safe or not acquired or unsent(e)):
                     raise Unavailable() from e
         raise AssertionError("unreachable")
-
-    def _give_back(self, pool: Any, connection: Any) -> None:
-        """The connection goes back to the pool in a task of its own, and the statement's
-        caller goes on at once: asyncpg's release runs shielded in a task anyway, and a move
-        would otherwise wait two more turns of the event loop for it before announcing."""
-        task = asyncio.ensure_future(pool.release(connection))
-        self._releasing.add(task)
-        task.add_done_callback(self._released)
-
-    def _released(self, task: asyncio.Future[Any]) -> None:
-        self._releasing.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            # asyncpg closed the connection it could not reset; the pool makes a new one
-            log.warning("a connection could not go back to the pool: %s", task.exception())
 
     async def ping(self) -> None:
         """A real query on this pool (``SELECT 1``), as the readiness probe asks."""
@@ -256,7 +232,6 @@ class Direct:
 
     async def aclose(self) -> None:
         if self._pool is not None and self._loop is asyncio.get_running_loop():
-            await asyncio.gather(*self._releasing, return_exceptions=True)
             pool, self._pool = self._pool, None
             if pool.done() and pool.exception() is None:
                 await pool.result().close()
