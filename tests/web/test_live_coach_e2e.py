@@ -33,7 +33,8 @@ def test_the_live_coach_warns_takes_back_and_goes_on(pages: Pages, server: LiveS
     expect(page.locator("#coach-threshold")).to_have_value("1")
     expect(page.locator("#coach-unit")).to_have_text("points of your expected total")
     page.locator("#roll").click()
-    expect(page.locator(".die").first).to_be_visible()
+    # the dice are drawn before the roll too (disabled): wait for the rolled ones
+    expect(page.locator("#dice .die").first).to_be_enabled()
     state = http.get(f"/api/tables/{code}").json()
     game = state["game"]
     assert game["coach"] == [{"seat": 0, "unit": "points", "value": 1.0}]
