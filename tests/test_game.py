@@ -276,6 +276,19 @@ def test_push_plays_the_same_game_as_apply_of_the_text() -> None:
     assert pushed.to_json() == texts.to_json() and pushed.totals == texts.totals
 
 
+def test_an_accepted_push_makes_no_refusal_words_and_a_refused_one_quotes_them() -> None:
+    """The words that quote an action in a refusal are made for a refusal only: a game keeps
+    its accepted actions without them (a server holds every game in play)."""
+    g = Game(["Ann"], dice=RandomDice(3))
+    for act in (Roll(), Hold((2,)), Roll(), Score(Category.CHOICE)):
+        g.push(act)
+    assert all("words" not in vars(e.action) for e in g.events)
+    late = Hold((1,))
+    with pytest.raises(NotRolledError) as refused:
+        g.push(late)
+    assert str(refused.value).startswith("cannot 'hold 1': roll first")
+
+
 def test_a_failing_dice_source_changes_nothing() -> None:
     g = Game(["Ann"], dice=ScriptedDice([1, 2, 3, 4, 5, 6]))
     g.apply("roll")

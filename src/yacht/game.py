@@ -92,6 +92,12 @@ class Phase(enum.Enum):
     FINISHED = "finished"
 
 
+def _quote(act: Action, said: object | None) -> object:
+    """How a refusal quotes ``act``: as the player put it (``said``), else in the action's own
+    words, made only now (an accepted action never makes them, nor keeps them in its game)."""
+    return act.words if said is None else said
+
+
 @dataclass(frozen=True)
 class Event:
     """An accepted action: who acted, what, the dice after a roll, the points of a scoring."""
@@ -382,21 +388,22 @@ class Game:
         """
         if not isinstance(action, (Roll, Hold, Score, Undo)):
             raise InvalidActionError("not_an_action", action=action, state=self.situation())
-        return self._push(action, player, dice, action.words)
+        return self._push(action, player, dice, None)
 
     def _push(
-        self, act: Action, player: int | None, dice: Sequence[int] | None, said: object
+        self, act: Action, player: int | None, dice: Sequence[int] | None, said: object | None
     ) -> Event:
-        """Check ``act`` against the game and apply it; ``said`` quotes it in a refusal."""
+        """Check ``act`` against the game and apply it; ``said`` quotes it in a refusal (None:
+        the action's own words, made only for a refusal)."""
         if dice is not None and not isinstance(act, Roll):
-            raise InvalidActionError("dice_without_roll", action=said, dice=dice)
+            raise InvalidActionError("dice_without_roll", action=_quote(act, said), dice=dice)
         if self.finished:
-            raise GameOverError("game_over", action=said, state=self.situation())
+            raise GameOverError("game_over", action=_quote(act, said), state=self.situation())
         if isinstance(act, Undo):
             return self._undo(act, player, said)
         if player is not None and player != self.current:
             raise NotYourTurnError(
-                "not_your_turn", action=said, player=player, state=self.situation()
+                "not_your_turn", action=_quote(act, said), player=player, state=self.situation()
             )
         if isinstance(act, Roll):
             return self._roll(act, dice, said)
@@ -406,9 +413,11 @@ class Game:
             raise InvalidActionError("not_an_action", action=act, state=self.situation())
         return self._score(act, said)
 
-    def _roll(self, act: Roll, given: Sequence[int] | None, said: object) -> Event:
+    def _roll(self, act: Roll, given: Sequence[int] | None, said: object | None) -> Event:
         if self.rolls_left == 0:
-            raise NoRollsLeftError("no_rolls_left", action=said, state=self.situation())
+            raise NoRollsLeftError(
+                "no_rolls_left", action=_quote(act, said), state=self.situation()
+            )
         held = self._held if self._dice is not None else frozenset()
         free = [p for p in range(1, 6) if p not in held]
         if given is None:
@@ -437,22 +446,24 @@ class Game:
         self._dice, self._rolls = dice, self._rolls + 1
         return self._log(Event(self.current, act, dice))
 
-    def _hold(self, act: Hold, said: object) -> Event:
+    def _hold(self, act: Hold, said: object | None) -> Event:
         if self._dice is None:
-            raise NotRolledError("not_rolled", action=said, state=self.situation())
+            raise NotRolledError("not_rolled", action=_quote(act, said), state=self.situation())
         if self.rolls_left == 0:
-            raise NoRollsLeftError("no_rolls_left", action=said, state=self.situation())
+            raise NoRollsLeftError(
+                "no_rolls_left", action=_quote(act, said), state=self.situation()
+            )
         self._held = frozenset(act.positions)
         return self._log(Event(self.current, act))
 
-    def _score(self, act: Score, said: object) -> Event:
+    def _score(self, act: Score, said: object | None) -> Event:
         if self._dice is None:
-            raise NotRolledError("not_rolled", action=said, state=self.situation())
+            raise NotRolledError("not_rolled", action=_quote(act, said), state=self.situation())
         sheet = self._sheets[self.current]
         if act.category in sheet:
             raise CategoryFilledError(
                 "category_filled",
-                action=said,
+                action=_quote(act, said),
                 category=act.category,
                 points=sheet[act.category],
                 state=self.situation(),
@@ -520,17 +531,19 @@ class Game:
             and isinstance(self.events[-1].action, Score)
         )
 
-    def _undo(self, act: Undo, player: int | None, said: object) -> Event:
+    def _undo(self, act: Undo, player: int | None, said: object | None) -> Event:
         if not self._can_undo():
             state = self.situation()
             if not self.undo_allowed:
-                raise UndoNotAllowedError("undo_off", action=said, state=state)
+                raise UndoNotAllowedError("undo_off", action=_quote(act, said), state=state)
             if not any(isinstance(e.action, Score) for e in self.events):
-                raise UndoNotAllowedError("undo_nothing_scored", action=said, state=state)
+                raise UndoNotAllowedError(
+                    "undo_nothing_scored", action=_quote(act, said), state=state
+                )
             if isinstance(self.events[-1].action, Undo):
-                raise UndoNotAllowedError("undo_already", action=said, state=state)
+                raise UndoNotAllowedError("undo_already", action=_quote(act, said), state=state)
             raise UndoNotAllowedError(
-                "undo_after_roll", action=said, name=self.current_name, state=state
+                "undo_after_roll", action=_quote(act, said), name=self.current_name, state=state
             )
         last = self.events[-1]
         if not isinstance(last.action, Score) or last.dice is None:  # pragma: no cover
@@ -538,7 +551,7 @@ class Game:
         if player is not None and player != last.player:
             raise NotYourTurnError(
                 "undo_not_yours",
-                action=said,
+                action=_quote(act, said),
                 player=player,
                 name=self.players[last.player],
                 category=last.action.category,
