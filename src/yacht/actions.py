@@ -180,7 +180,7 @@ class Action:
         return Message("'{verb}'", verb=Term("command", verb))
 
     @staticmethod
-    def parse(text: str) -> Action:
+    def parse(text: str) -> Roll | Hold | Score | Undo:
         """Read a text form: ``roll``, ``hold 1 3``, ``hold``, ``score fives``, ``undo``.
 
         Case and spacing are forgiven, hold positions may be separated by commas, and a

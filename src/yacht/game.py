@@ -391,7 +391,11 @@ class Game:
         return self._push(action, player, dice, None)
 
     def _push(
-        self, act: Action, player: int | None, dice: Sequence[int] | None, said: object | None
+        self,
+        act: Roll | Hold | Score | Undo,
+        player: int | None,
+        dice: Sequence[int] | None,
+        said: object | None,
     ) -> Event:
         """Check ``act`` against the game and apply it; ``said`` quotes it in a refusal (None:
         the action's own words, made only for a refusal)."""
@@ -409,8 +413,6 @@ class Game:
             return self._roll(act, dice, said)
         if isinstance(act, Hold):
             return self._hold(act, said)
-        if not isinstance(act, Score):  # pragma: no cover - the four kinds are checked above
-            raise InvalidActionError("not_an_action", action=act, state=self.situation())
         return self._score(act, said)
 
     def _roll(self, act: Roll, given: Sequence[int] | None, said: object | None) -> Event:
